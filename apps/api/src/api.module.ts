@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ApiAuthModule, BearerAuthGuard, PlanThrottlerGuard, UsageGuard } from '../../../libs/auth/src/index.js';
+import { DatabaseModule } from '../../../libs/database/src/index.js';
+import { MarketModule } from '../../../libs/market/src/index.js';
+import { RuntimeModule } from '../../../libs/runtime/src/index.js';
+import { HealthController } from './controllers/health.controller.js';
+import { MetricsController } from './controllers/metrics.controller.js';
+import { SegmentsController } from './controllers/segments.controller.js';
+import { StateStatusController } from './controllers/state-status.controller.js';
+import { UsageController } from './controllers/usage.controller.js';
+
+@Module({
+  imports: [RuntimeModule.forApp('api'), DatabaseModule, ApiAuthModule, MarketModule],
+  controllers: [SegmentsController, StateStatusController, UsageController, HealthController, MetricsController],
+  providers: [
+    // In this order: who is calling, then their rate limit, then their usage tokens.
+    { provide: APP_GUARD, useClass: BearerAuthGuard },
+    { provide: APP_GUARD, useClass: PlanThrottlerGuard },
+    { provide: APP_GUARD, useClass: UsageGuard },
+  ],
+})
+export class ApiModule {}

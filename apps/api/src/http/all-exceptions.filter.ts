@@ -1,0 +1,55 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
+import type { Response } from 'express';
+import { QuotaExceededException } from '../../../../libs/auth/src/index.js';
+import { JsonLogger } from '../../../../libs/runtime/src/index.js';
+import type { RequestWithContext } from './request-context.middleware.js';
+import { ValidationFailedException } from './validation-failed.exception.js';
+
+/** Every error body of DESIGN.md section 4; anything unexpected is a 500 whose cause is logged under the request id. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(private readonly logger: JsonLogger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<RequestWithContext>();
+    const res = http.getResponse<Response>();
+    const [status, body] = this.render(exception, req);
+    if (status >= 500) {
+      this.logger.write('error', 'request failed', {
+        requestId: req.id,
+        method: req.method,
+        path: req.originalUrl,
+        error: exception instanceof Error ? exception.message : String(exception),
+        stack: exception instanceof Error ? exception.stack : undefined,
+      });
+    }
+    if (!res.headersSent) res.status(status).json(body);
+  }
+
+  private render(exception: unknown, req: RequestWithContext): [number, object] {
+    if (exception instanceof QuotaExceededException) return [exception.getStatus(), exception.getResponse() as object];
+    if (exception instanceof ValidationFailedException) {
+      return [HttpStatus.BAD_REQUEST, { status: 'error', message: exception.message, errors: exception.errors }];
+    }
+    if (exception instanceof HttpException && exception.getStatus() < 500) {
+      const status = exception.getStatus();
+      if (status === HttpStatus.UNAUTHORIZED) return [status, { status: 'error', message: 'Unauthorized' }];
+      return [status, { status: 'error', message: messageOf(exception) }];
+    }
+    // Errors raised by express itself before Nest (e.g. a malformed JSON body) carry an exposable 4xx.
+    const raw = exception as { status?: number; expose?: boolean; message?: string };
+    if (typeof raw?.status === 'number' && raw.status >= 400 && raw.status < 500 && raw.expose) {
+      return [raw.status, { status: 'error', message: raw.message ?? 'Bad request' }];
+    }
+    return [HttpStatus.INTERNAL_SERVER_ERROR, { status: 'error', message: 'Internal error', requestId: req.id }];
+  }
+}
+
+function messageOf(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : exception.message;
+}

@@ -1,0 +1,25 @@
+import { BadRequestException, ValidationError } from '@nestjs/common';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** A 400 that names each bad field: `{status: "error", message, errors: [{field, message}]}`. */
+export class ValidationFailedException extends BadRequestException {
+  constructor(readonly errors: FieldError[]) {
+    super(`Invalid parameters: ${[...new Set(errors.map((e) => e.field))].join(', ')}`);
+  }
+
+  static fromValidationErrors(errors: ValidationError[]): ValidationFailedException {
+    return new ValidationFailedException(flatten(errors, ''));
+  }
+}
+
+function flatten(errors: ValidationError[], parent: string): FieldError[] {
+  return errors.flatMap((error) => {
+    const field = parent ? `${parent}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) => ({ field, message }));
+    return [...own, ...flatten(error.children ?? [], field)];
+  });
+}

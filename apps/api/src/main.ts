@@ -1,0 +1,10 @@
+import 'reflect-metadata';
+import { closeOnSignals, JsonLogger, prepareStartup } from '../../../libs/runtime/src/index.js';
+import { createApiApp } from './api.bootstrap.js';
+
+const config = await prepareStartup('api');
+const app = await createApiApp();
+await app.listen(config.PORT);
+const logger = app.get(JsonLogger);
+logger.write('info', 'api listening', { url: `http://localhost:${config.PORT}`, docs: `http://localhost:${config.PORT}/docs` });
+closeOnSignals([app], logger);

@@ -1,0 +1,94 @@
+import 'reflect-metadata';
+import { HttpException } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { parseArgs } from 'node:util';
+import { ConsumerService } from '../../../libs/auth/src/index.js';
+import { prepareStartup } from '../../../libs/runtime/src/index.js';
+import { CliModule } from './cli.module.js';
+
+const USAGE = `Usage: npm run cli -- <command>
+  consumer create --name NAME --plan free|tier1|tier2|tier3|tier4 [--rate-limit N] [--usage-limit N]
+  consumer usage --consumer ID
+  token issue --consumer ID [--label TEXT] [--expires-in SECONDS]
+  token revoke --token-id ID
+  migrate
+Every command prints one JSON object on stdout.`;
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: 'string' },
+    plan: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'usage-limit': { type: 'string' },
+    consumer: { type: 'string' },
+    label: { type: 'string' },
+    'expires-in': { type: 'string' },
+    'token-id': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+
+class UsageError extends Error {}
+
+function integer(flag: string, required: boolean): number | undefined {
+  const raw = values[flag as keyof typeof values] as string | undefined;
+  if (raw === undefined) {
+    if (required) throw new UsageError(`--${flag} is required`);
+    return undefined;
+  }
+  if (!/^\d+$/.test(raw)) throw new UsageError(`--${flag} must be a positive integer, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+function text(flag: 'name' | 'plan' | 'label' | 'token-id', required: boolean): string | undefined {
+  const value = values[flag];
+  if (required && !value) throw new UsageError(`--${flag} is required`);
+  return value;
+}
+
+async function run(service: ConsumerService, command: string): Promise<unknown> {
+  switch (command) {
+    case 'consumer create':
+      return service.create({
+        name: text('name', true)!,
+        plan: text('plan', true)!,
+        rateLimitPerMinute: integer('rate-limit', false),
+        usageLimit: integer('usage-limit', false),
+      });
+    case 'consumer usage':
+      return service.usage(integer('consumer', true)!);
+    case 'token issue':
+      return service.issueToken(integer('consumer', true)!, { label: text('label', false), expiresInSeconds: integer('expires-in', false) });
+    case 'token revoke':
+      return service.revokeToken(text('token-id', true)!);
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+const command = positionals.join(' ');
+if (values.help || !command) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(values.help ? 0 : 2);
+}
+
+// stdout carries only the command's JSON answer; start-up messages go to stderr.
+await prepareStartup('cli', process.stderr);
+if (command === 'migrate') {
+  process.stdout.write(`${JSON.stringify({ migrated: true })}\n`);
+  process.exit(0);
+}
+const app = await NestFactory.createApplicationContext(CliModule, { logger: false });
+let exitCode = 0;
+try {
+  const result = await run(app.get(ConsumerService), command);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} catch (error) {
+  exitCode = error instanceof UsageError ? 2 : 1;
+  const message = error instanceof HttpException || error instanceof UsageError ? error.message : String(error);
+  process.stderr.write(`${JSON.stringify({ error: message })}\n${error instanceof UsageError ? `${USAGE}\n` : ''}`);
+} finally {
+  await app.close();
+}
+process.exit(exitCode);

@@ -1,0 +1,9 @@
+import 'reflect-metadata';
+import { closeOnSignals, JsonLogger, prepareStartup } from '../../../libs/runtime/src/index.js';
+import { createDispatcherApp } from './dispatcher.bootstrap.js';
+
+await prepareStartup('dispatcher');
+const app = await createDispatcherApp();
+const logger = app.get(JsonLogger);
+logger.write('info', 'dispatcher started');
+closeOnSignals([app], logger);

@@ -1,0 +1,9 @@
+import 'reflect-metadata';
+import { closeOnSignals, JsonLogger, prepareStartup } from '../../../libs/runtime/src/index.js';
+import { createIngestorApp } from './ingestor.bootstrap.js';
+
+const config = await prepareStartup('ingestor');
+const app = await createIngestorApp();
+const logger = app.get(JsonLogger);
+logger.write('info', 'ingestor started', { source: config.EXCHANGE_SOURCE });
+closeOnSignals([app], logger);

@@ -1,0 +1,56 @@
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { IssuedToken, TokenService } from '../tokens/token.service.js';
+import { ConsumerDirectoryService, ConsumerLimits } from './consumer-directory.service.js';
+import { ConsumerRepository } from './consumer.repository.js';
+import { isPlanId, PLAN_IDS } from './plans.js';
+import { UsageMeterService, UsageReport } from '../quota/usage-meter.service.js';
+
+export interface CreateConsumerInput {
+  name: string;
+  plan: string;
+  rateLimitPerMinute?: number;
+  usageLimit?: number;
+}
+
+/** The "API dashboard" operations: accounts, their tokens and their usage. */
+@Injectable()
+export class ConsumerService {
+  constructor(
+    private readonly consumers: ConsumerRepository,
+    private readonly directory: ConsumerDirectoryService,
+    private readonly tokens: TokenService,
+    private readonly meter: UsageMeterService,
+  ) {}
+
+  async create(input: CreateConsumerInput): Promise<{ consumerId: number; token: string }> {
+    if (!input.name?.trim()) throw new BadRequestException('name must not be empty');
+    if (!isPlanId(input.plan)) throw new BadRequestException(`plan must be one of ${PLAN_IDS.join(', ')}`);
+    for (const [field, value] of Object.entries({ rateLimitPerMinute: input.rateLimitPerMinute, usageLimit: input.usageLimit })) {
+      if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0)) throw new BadRequestException(`${field} must be a positive integer`);
+    }
+    const consumer = await this.consumers.create({ ...input, name: input.name.trim(), plan: input.plan });
+    const { token } = await this.tokens.issue(consumer.id);
+    return { consumerId: consumer.id, token };
+  }
+
+  async issueToken(consumerId: number, options: { label?: string; expiresInSeconds?: number } = {}): Promise<IssuedToken & { consumerId: number }> {
+    await this.limitsOf(consumerId);
+    return { consumerId, ...(await this.tokens.issue(consumerId, options)) };
+  }
+
+  async revokeToken(tokenId: string): Promise<{ tokenId: string; consumerId: number; revokedAt: string }> {
+    const row = await this.tokens.revoke(tokenId);
+    if (!row?.revokedAt) throw new NotFoundException(`no token with id ${tokenId}`);
+    return { tokenId: row.id, consumerId: row.consumerId, revokedAt: row.revokedAt.toISOString() };
+  }
+
+  async usage(consumerId: number): Promise<UsageReport> {
+    return this.meter.report(await this.limitsOf(consumerId));
+  }
+
+  private async limitsOf(consumerId: number): Promise<ConsumerLimits> {
+    const limits = await this.directory.lookup(consumerId);
+    if (!limits) throw new NotFoundException(`no consumer with id ${consumerId}`);
+    return limits;
+  }
+}

@@ -1,0 +1,50 @@
+export const PLAN_IDS = ['free', 'tier1', 'tier2', 'tier3', 'tier4'] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+
+export interface Plan {
+  id: PlanId;
+  name: string;
+  /** Usage tokens per period; every authenticated request and every successful delivery spends one. */
+  usageLimit: number;
+  usagePeriod: 'day' | 'month';
+  requestsPerMinute: number;
+}
+
+/** SPEC.md "Plans"; Free's rate limit is DESIGN.md's 10 requests a minute. */
+export const PLANS: Record<PlanId, Plan> = {
+  free: { id: 'free', name: 'Free', usageLimit: 100, usagePeriod: 'day', requestsPerMinute: 10 },
+  tier1: { id: 'tier1', name: 'Tier 1', usageLimit: 50_000, usagePeriod: 'month', requestsPerMinute: 60 },
+  tier2: { id: 'tier2', name: 'Tier 2', usageLimit: 150_000, usagePeriod: 'month', requestsPerMinute: 100 },
+  tier3: { id: 'tier3', name: 'Tier 3', usageLimit: 400_000, usagePeriod: 'month', requestsPerMinute: 200 },
+  tier4: { id: 'tier4', name: 'Tier 4', usageLimit: 2_000_000, usagePeriod: 'month', requestsPerMinute: 500 },
+};
+
+export function isPlanId(value: string): value is PlanId {
+  return (PLAN_IDS as readonly string[]).includes(value);
+}
+
+export interface UsagePeriod {
+  start: Date;
+  end: Date;
+}
+
+/** The plan period containing `now` (UTC calendar day or month). */
+export function usagePeriodAt(period: Plan['usagePeriod'], now: number): UsagePeriod {
+  const d = new Date(now);
+  if (period === 'day') {
+    const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+    return { start: new Date(start), end: new Date(start + 86_400_000) };
+  }
+  return {
+    start: new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)),
+    end: new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)),
+  };
+}
+
+export const RATE_WINDOW_MS = 60_000;
+
+/** The fixed one-minute rate-limit window containing `now`. */
+export function rateWindowAt(now: number): UsagePeriod {
+  const start = now - (now % RATE_WINDOW_MS);
+  return { start: new Date(start), end: new Date(start + RATE_WINDOW_MS) };
+}

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { AppConfig } from '../../../config/src/index.js';
+import { ConsumerDirectoryService } from '../consumers/consumer-directory.service.js';
+import { RevokedTokensService } from '../tokens/revoked-tokens.service.js';
+import { Principal } from './principal.js';
+
+interface TokenClaims {
+  sub?: unknown;
+  jti?: unknown;
+}
+
+/**
+ * Accepts only HS256 tokens signed with JWT_SECRET (so `alg: none` and other algorithms fail),
+ * unexpired, not revoked, and naming an existing consumer.
+ */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  constructor(
+    config: AppConfig,
+    private readonly revoked: RevokedTokensService,
+    private readonly directory: ConsumerDirectoryService,
+  ) {
+    super({
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: config.JWT_SECRET,
+      algorithms: ['HS256'],
+      ignoreExpiration: false,
+    });
+  }
+
+  async validate(claims: TokenClaims): Promise<Principal | false> {
+    const consumerId = typeof claims.sub === 'string' ? Number(claims.sub) : NaN;
+    if (!Number.isSafeInteger(consumerId) || typeof claims.jti !== 'string') return false;
+    if (this.revoked.isRevoked(claims.jti)) return false;
+    const lookup = this.directory.lookup(consumerId);
+    const limits = lookup instanceof Promise ? await lookup : lookup;
+    if (!limits) return false;
+    return { consumerId, tokenId: claims.jti, limits };
+  }
+}

@@ -1,0 +1,171 @@
+import { Logger } from '@nestjs/common';
+import { Redis } from 'ioredis';
+
+export interface CounterResult {
+  allowed: boolean;
+  /** This process's best knowledge of the window's global count, this request included. */
+  count: number;
+}
+
+/**
+ * KEYS[1] counter; ARGV[1] admitted hits not yet written; ARGV[2] limit (0: only write them);
+ * ARGV[3] expiry as epoch ms. Returns {count, admitted}. A refused hit is not counted.
+ */
+const SYNC_SCRIPT = `
+local total = redis.call('INCRBY', KEYS[1], ARGV[1])
+redis.call('PEXPIREAT', KEYS[1], ARGV[3])
+local limit = tonumber(ARGV[2])
+if limit > 0 and total < limit then
+  return {redis.call('INCR', KEYS[1]), 1}
+end
+return {total, 0}`;
+
+/** Raises a counter to at least ARGV[1] (re-seeding from the durable record after Redis lost it). */
+const SEED_SCRIPT = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local seed = tonumber(ARGV[1])
+if current < seed then
+  redis.call('SET', KEYS[1], seed, 'PXAT', ARGV[2])
+  return seed
+end
+return current`;
+
+const FLUSH_EVERY_MS = 50;
+
+interface Entry {
+  key: string;
+  expiresAt: number;
+  /** Global count as Redis last reported it. */
+  synced: number;
+  /** Hits admitted here and not yet added in Redis. */
+  unsynced: number;
+  known: boolean;
+}
+
+/**
+ * A counter shared by every api process through Redis, without a Redis round trip per request.
+ *
+ * Far from the limit a hit is admitted from memory and written behind, in batches every
+ * FLUSH_EVERY_MS; close to it (within `syncMargin`) every hit is decided by Redis atomically, so the
+ * limit is exact where it matters and a single process is always exact. Across several processes
+ * the write-behind lets the global count run ahead of what one process knows by at most what the
+ * others admit in one flush interval, and only while far from the limit.
+ *
+ * If Redis is unreachable, hits are decided from local counts and written once it is back.
+ */
+export class SharedCounter {
+  private readonly logger = new Logger(SharedCounter.name);
+  private readonly entries = new Map<string, Entry>();
+  private timer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+
+  constructor(private readonly redis: Redis) {
+    redis.defineCommand('twCounterSync', { numberOfKeys: 1, lua: SYNC_SCRIPT });
+    redis.defineCommand('twCounterSeed', { numberOfKeys: 1, lua: SEED_SCRIPT });
+  }
+
+  static syncMargin(limit: number): number {
+    return Math.max(20, Math.ceil(limit * 0.02));
+  }
+
+  hit(key: string, limit: number, expiresAt: number): CounterResult | Promise<CounterResult> {
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { key, expiresAt, synced: 0, unsynced: 0, known: false };
+      this.entries.set(key, entry);
+    }
+    const estimate = entry.synced + entry.unsynced;
+    if (entry.known && limit - estimate > SharedCounter.syncMargin(limit)) {
+      entry.unsynced += 1;
+      this.scheduleFlush();
+      return { allowed: true, count: estimate + 1 };
+    }
+    return this.decideInRedis(entry, limit);
+  }
+
+  /** The global count as far as this process knows it, after writing its own pending hits. */
+  async read(key: string): Promise<number> {
+    const entry = this.entries.get(key);
+    if (entry?.unsynced) await this.flush();
+    const value = await this.redis.get(key);
+    return Math.max(Number(value ?? 0), entry ? entry.synced + entry.unsynced : 0);
+  }
+
+  async seed(key: string, value: number, expiresAt: number): Promise<void> {
+    const current = Number(await (this.redis as unknown as Scripted).twCounterSeed(key, value, expiresAt));
+    const entry = this.entries.get(key);
+    if (entry) entry.synced = Math.max(entry.synced, current);
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  private async decideInRedis(entry: Entry, limit: number): Promise<CounterResult> {
+    const pending = entry.unsynced;
+    entry.unsynced = 0;
+    try {
+      const [count, admitted] = await (this.redis as unknown as Scripted).twCounterSync(entry.key, pending, limit, entry.expiresAt);
+      entry.synced = count;
+      entry.known = true;
+      return { allowed: admitted === 1, count };
+    } catch (error) {
+      entry.unsynced += pending;
+      this.logger.warn(`Redis unavailable, deciding ${entry.key} locally: ${(error as Error).message}`);
+      const estimate = entry.synced + entry.unsynced;
+      if (estimate >= limit) return { allowed: false, count: estimate };
+      entry.unsynced += 1;
+      this.scheduleFlush();
+      return { allowed: true, count: estimate + 1 };
+    }
+  }
+
+  private scheduleFlush(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, FLUSH_EVERY_MS);
+    this.timer.unref();
+  }
+
+  /** Writes every pending hit; concurrent callers share one pass. */
+  flush(): Promise<void> {
+    this.flushing ??= this.flushOnce().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  private async flushOnce(): Promise<void> {
+    const now = Date.now();
+    const writes: Promise<void>[] = [];
+    for (const entry of this.entries.values()) {
+      if (entry.unsynced === 0) {
+        if (entry.expiresAt < now) this.entries.delete(entry.key);
+        continue;
+      }
+      const pending = entry.unsynced;
+      entry.unsynced = 0;
+      writes.push(
+        (this.redis as unknown as Scripted).twCounterSync(entry.key, pending, 0, entry.expiresAt).then(
+          ([count]) => {
+            entry.synced = count;
+            entry.known = true;
+          },
+          (error: Error) => {
+            entry.unsynced += pending;
+            this.logger.warn(`could not write ${pending} hits of ${entry.key}: ${error.message}`);
+            this.scheduleFlush();
+          },
+        ),
+      );
+    }
+    await Promise.all(writes);
+  }
+}
+
+interface Scripted {
+  twCounterSync(key: string, pending: number, limit: number, expiresAt: number): Promise<[number, number]>;
+  twCounterSeed(key: string, value: number, expiresAt: number): Promise<number>;
+}

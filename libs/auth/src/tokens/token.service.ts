@@ -1,0 +1,45 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { REDIS, RedisKeys } from '../../../runtime/src/index.js';
+import { ApiTokenRepository, ApiTokenRow } from './api-token.repository.js';
+import { revocationChannel } from './revocation-channel.js';
+
+export interface IssuedToken {
+  tokenId: string;
+  token: string;
+  expiresAt: string | null;
+}
+
+/** Issues and revokes consumer JWTs (`sub` = consumer id, `jti` = token id). */
+@Injectable()
+export class TokenService {
+  constructor(
+    private readonly jwt: JwtService,
+    private readonly tokens: ApiTokenRepository,
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  async issue(consumerId: number, options: { label?: string; expiresInSeconds?: number } = {}): Promise<IssuedToken> {
+    const tokenId = randomUUID();
+    const expiresAt = options.expiresInSeconds ? new Date(Date.now() + options.expiresInSeconds * 1000) : null;
+    await this.tokens.insert({ id: tokenId, consumerId, label: options.label ?? null, expiresAt });
+    const token = await this.jwt.signAsync(
+      { sub: String(consumerId) },
+      { jwtid: tokenId, ...(options.expiresInSeconds ? { expiresIn: options.expiresInSeconds } : {}) },
+    );
+    return { tokenId, token, expiresAt: expiresAt?.toISOString() ?? null };
+  }
+
+  /**
+   * Revokes in Postgres (the record every api process reloads from) and announces it on Redis so
+   * running api processes refuse the token at once. Returns null when no token has that id.
+   */
+  async revoke(tokenId: string): Promise<ApiTokenRow | null> {
+    if (!(await this.tokens.revoke(tokenId))) return null;
+    await this.redis.publish(revocationChannel(this.keys), tokenId);
+    return this.tokens.findById(tokenId);
+  }
+}

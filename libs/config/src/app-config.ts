@@ -1,0 +1,95 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+
+export const EXCHANGE_SOURCES = ['simulator', 'node', 'hyperliquid'] as const;
+export type ExchangeSource = (typeof EXCHANGE_SOURCES)[number];
+
+/** Used when JWT_SECRET is unset; start-up warns loudly because tokens signed with it are forgeable. */
+export const DEVELOPMENT_JWT_SECRET = 'tidewatch-development-secret-change-me';
+
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+const toBool = ({ value }: { value: unknown }) => value === true || value === 'true' || value === '1';
+
+/**
+ * Every operating setting of DESIGN.md section 7, read from the environment once and validated,
+ * so a typo in a setting stops the process at start instead of misbehaving later.
+ */
+export class AppConfig {
+  @IsString()
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/tidewatch';
+
+  @IsString()
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /** Prefix of every Redis key and BullMQ queue, so several deployments (or test workers) can share one Redis. */
+  @IsString()
+  REDIS_PREFIX = 'tw';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  @MinLength(16)
+  JWT_SECRET = DEVELOPMENT_JWT_SECRET;
+
+  @IsIn(EXCHANGE_SOURCES)
+  EXCHANGE_SOURCE: ExchangeSource = 'simulator';
+
+  @IsOptional()
+  @IsString()
+  HL_NODE_DATA_DIR?: string;
+
+  @IsString()
+  HL_INFO_URL = 'https://api.hyperliquid.xyz/info';
+
+  @Transform(toInt)
+  @IsInt()
+  SIM_SEED = 1;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SIM_BACKFILL_DAYS = 7;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  SIM_SPEED = 60;
+
+  /** Exchange time between state updates, in minutes. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  STATE_UPDATE_INTERVAL = 15;
+
+  @Transform(toBool)
+  WEBHOOK_ALLOW_LOOPBACK = false;
+
+  @IsIn(['local', 's3'])
+  EXPORT_STORE: 'local' | 's3' = 'local';
+
+  @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
+  LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info';
+
+  get usesDevelopmentJwtSecret(): boolean {
+    return this.JWT_SECRET === DEVELOPMENT_JWT_SECRET;
+  }
+}
+
+export class ConfigError extends Error {}
+
+/** Builds the config from an environment; throws a ConfigError naming every bad setting. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const known = Object.keys(new AppConfig());
+  const present = Object.fromEntries(known.filter((key) => env[key] !== undefined && env[key] !== '').map((key) => [key, env[key]]));
+  const config = plainToInstance(AppConfig, present, { exposeDefaultValues: true });
+  const problems = validateSync(config, { forbidUnknownValues: false });
+  if (problems.length > 0) {
+    const lines = problems.map((p) => `${p.property}=${JSON.stringify(p.value)}: ${Object.values(p.constraints ?? {}).join('; ')}`);
+    throw new ConfigError(`Invalid settings:\n  ${lines.join('\n  ')}`);
+  }
+  return config;
+}

@@ -1,0 +1,38 @@
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities/index.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: databaseUrl,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    migrationsRun: false,
+    extra: { max: 20 },
+  };
+}
+
+/** Arbitrary constant naming the advisory lock that serialises migration runs. */
+const MIGRATION_LOCK_KEY = 7_311_204_001;
+
+/**
+ * Applies every pending migration. Processes started together (api, ingestor and dispatcher scaled
+ * out) queue on a Postgres advisory lock so only one of them migrates.
+ */
+export async function runMigrations(databaseUrl: string): Promise<string[]> {
+  const dataSource = new DataSource({ ...dataSourceOptions(databaseUrl), migrationsTransactionMode: 'each' });
+  await dataSource.initialize();
+  const lock = dataSource.createQueryRunner();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    const applied = await dataSource.runMigrations();
+    return applied.map((m) => m.name);
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await lock.release();
+    await dataSource.destroy();
+  }
+}

@@ -1,0 +1,4 @@
+export * from './segments/segments.js';
+export * from './segments/segments.service.js';
+export * from './state-status/state-status.service.js';
+export * from './market.module.js';

@@ -1,0 +1,47 @@
+import { AppConfig, ConfigError, loadConfig } from '../../config/src/index.js';
+import { runMigrations } from '../../database/src/index.js';
+import { JsonLogger } from './json-logger.js';
+import { preflight, PreflightError } from './preflight.js';
+
+/**
+ * What every entry point does before starting apps: validate settings, check that Postgres and
+ * Redis answer, apply migrations. A problem a user can fix ends the process with a plain message
+ * and a non-zero exit code.
+ */
+export async function prepareStartup(app: string, logTo: NodeJS.WritableStream = process.stdout): Promise<AppConfig> {
+  try {
+    const config = loadConfig();
+    const logger = new JsonLogger(config.LOG_LEVEL, app, logTo);
+    if (config.usesDevelopmentJwtSecret) {
+      logger.write('warn', 'JWT_SECRET is not set: using the development secret. Anyone can forge tokens; set JWT_SECRET in production.');
+    }
+    await preflight(config);
+    const applied = await runMigrations(config.DATABASE_URL);
+    if (applied.length) logger.write('info', 'migrations applied', { migrations: applied });
+    return config;
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof PreflightError) {
+      process.stderr.write(`tidewatch: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+interface Closable {
+  close(): Promise<void>;
+}
+
+/** Closes the apps in order on SIGINT/SIGTERM (api first, so no request arrives at a closing ingestor), then exits. */
+export function closeOnSignals(apps: Closable[], logger: JsonLogger): void {
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.write('info', 'shutting down', { signal });
+    for (const app of apps) await app.close().catch((e: Error) => logger.write('error', 'close failed', { error: e.message }));
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}

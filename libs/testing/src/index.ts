@@ -1,0 +1,2 @@
+export * from './test-environment.js';
+export * from './reset.js';

@@ -1,0 +1,54 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { ConsumerService } from '../../libs/auth/src/index.js';
+import type { CreateConsumerInput } from '../../libs/auth/src/index.js';
+import { AppConfig } from '../../libs/config/src/index.js';
+import { resetDatabase, resetRedis, useTestEnvironment } from '../../libs/testing/src/index.js';
+import { createApiApp } from '../../apps/api/src/api.bootstrap.js';
+
+/** The production api bootstrap on this worker's database and Redis prefix, driven through supertest. */
+export class ApiHarness {
+  private constructor(
+    readonly app: NestExpressApplication,
+    readonly config: AppConfig,
+  ) {}
+
+  /** Starts an api; `reset` empties the database and the worker's Redis keys first. */
+  static async start(options: { reset?: boolean; env?: Record<string, string> } = {}): Promise<ApiHarness> {
+    const config = useTestEnvironment(options.env);
+    if (options.reset ?? true) {
+      await resetDatabase(config.DATABASE_URL);
+      await resetRedis(config.REDIS_URL, config.REDIS_PREFIX);
+    }
+    const app = await createApiApp();
+    await app.init();
+    return new ApiHarness(app, config);
+  }
+
+  get http() {
+    return request(this.app.getHttpServer());
+  }
+
+  get(path: string, token?: string) {
+    const call = this.http.get(path);
+    return token ? call.set('Authorization', `Bearer ${token}`) : call;
+  }
+
+  /** A fresh consumer with its own token, as a new customer would have. */
+  createConsumer(input: Partial<CreateConsumerInput> = {}): Promise<{ consumerId: number; token: string }> {
+    return this.app.get(ConsumerService).create({ name: 'suite', plan: 'tier4', ...input });
+  }
+
+  close(): Promise<void> {
+    return this.app.close();
+  }
+}
+
+/**
+ * Rate limits use fixed one-minute windows; a test that counts requests in one window first waits
+ * for a new window when fewer than `minSecondsLeft` remain, so the count is not split by a reset.
+ */
+export async function awaitFreshRateWindow(minSecondsLeft = 15): Promise<void> {
+  const msLeft = 60_000 - (Date.now() % 60_000);
+  if (msLeft < minSecondsLeft * 1000) await new Promise((resolve) => setTimeout(resolve, msLeft + 50));
+}
