@@ -4,7 +4,7 @@ export * from './consumers/plans.js';
 export * from './consumers/consumer.service.js';
 export * from './consumers/consumer-directory.service.js';
 export * from './guards/bearer-auth.guard.js';
-export * from './guards/plan-throttler.guard.js';
+export * from './guards/plan-rate-limit.guard.js';
 export * from './guards/usage.guard.js';
 export * from './guards/principal.js';
 export * from './guards/public.decorator.js';

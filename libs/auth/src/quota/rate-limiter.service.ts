@@ -1,0 +1,42 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { REDIS, RedisKeys } from '../../../runtime/src/index.js';
+import { rateWindowAt } from '../consumers/plans.js';
+import { SharedCounter } from './shared-counter.js';
+
+export interface RateDecision {
+  allowed: boolean;
+  /** Requests counted in the window, this one included when allowed. */
+  count: number;
+  /** End of the fixed window, epoch ms: what X-RateLimit-Reset reports. */
+  windowEnd: number;
+}
+
+/**
+ * Requests per minute per consumer, on fixed windows aligned to the minute (so every process agrees
+ * on when a window resets), counted in Redis through a SharedCounter.
+ */
+@Injectable()
+export class RateLimiterService implements OnApplicationShutdown {
+  private readonly counter: SharedCounter;
+
+  constructor(
+    @Inject(REDIS) redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {
+    this.counter = new SharedCounter(redis);
+  }
+
+  /** Synchronous on the common path, so a request far from its limit waits on nothing. */
+  hit(consumerId: number, limit: number, now = Date.now()): RateDecision | Promise<RateDecision> {
+    const window = rateWindowAt(now);
+    const windowEnd = window.end.getTime();
+    const result = this.counter.hit(this.keys.key('rate', consumerId, window.start.getTime()), limit, windowEnd + 1_000);
+    if (result instanceof Promise) return result.then(({ allowed, count }) => ({ allowed, count, windowEnd }));
+    return { allowed: result.allowed, count: result.count, windowEnd };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.counter.close();
+  }
+}
