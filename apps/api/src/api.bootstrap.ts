@@ -1,4 +1,3 @@
-import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -6,7 +5,7 @@ import { JsonLogger, Metrics } from '../../../libs/runtime/src/index.js';
 import { ApiModule } from './api.module.js';
 import { AllExceptionsFilter } from './http/all-exceptions.filter.js';
 import { requestContext } from './http/request-context.middleware.js';
-import { ValidationFailedException } from './http/validation-failed.exception.js';
+import { ApiValidationPipe } from './http/api-validation.pipe.js';
 
 /** The api exactly as production runs it; `main.ts`, `npm start`, the e2e tests and the benchmark all call this. */
 export async function createApiApp(): Promise<NestExpressApplication> {
@@ -15,14 +14,7 @@ export async function createApiApp(): Promise<NestExpressApplication> {
   app.useLogger(logger);
   app.use(requestContext(logger, app.get(Metrics)));
   app.useGlobalFilters(new AllExceptionsFilter(logger));
-  app.useGlobalPipes(
-    new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      transform: true,
-      exceptionFactory: (errors) => ValidationFailedException.fromValidationErrors(errors),
-    }),
-  );
+  app.useGlobalPipes(new ApiValidationPipe());
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

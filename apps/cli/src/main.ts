@@ -74,7 +74,7 @@ if (values.help || !command) {
 }
 
 // stdout carries only the command's JSON answer; start-up messages go to stderr.
-await prepareStartup('cli', process.stderr);
+await prepareStartup('cli', 2);
 if (command === 'migrate') {
   process.stdout.write(`${JSON.stringify({ migrated: true })}\n`);
   process.exit(0);

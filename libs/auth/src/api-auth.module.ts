@@ -4,14 +4,16 @@ import { AccountsModule } from './accounts.module.js';
 import { BearerAuthGuard } from './guards/bearer-auth.guard.js';
 import { JwtStrategy } from './guards/jwt.strategy.js';
 import { PlanRateLimitGuard } from './guards/plan-rate-limit.guard.js';
+import { PublicRoutes } from './guards/public-routes.js';
 import { UsageGuard } from './guards/usage.guard.js';
 import { RateLimiterService } from './quota/rate-limiter.service.js';
 import { RevokedTokensService } from './tokens/revoked-tokens.service.js';
+import { VerifiedTokenCache } from './tokens/verified-token.cache.js';
 
 /** Request-path authentication and quotas for the api: bearer JWT, plan rate limit, usage tokens. */
 @Module({
   imports: [AccountsModule, PassportModule],
-  providers: [RevokedTokensService, JwtStrategy, RateLimiterService, BearerAuthGuard, PlanRateLimitGuard, UsageGuard],
-  exports: [AccountsModule, RateLimiterService, BearerAuthGuard, PlanRateLimitGuard, UsageGuard],
+  providers: [PublicRoutes, RevokedTokensService, VerifiedTokenCache, JwtStrategy, RateLimiterService, BearerAuthGuard, PlanRateLimitGuard, UsageGuard],
+  exports: [AccountsModule, PublicRoutes, RevokedTokensService, VerifiedTokenCache, RateLimiterService, BearerAuthGuard, PlanRateLimitGuard, UsageGuard],
 })
 export class ApiAuthModule {}

@@ -1,4 +1,5 @@
 import { LoggerService } from '@nestjs/common';
+import { writeSync } from 'node:fs';
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
@@ -7,28 +8,65 @@ export type LogLevel = keyof typeof LEVELS;
 const FRAMEWORK_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
 
 /**
- * Structured logs: one JSON object per line on stdout, so any log shipper can index them.
- * Also serves as Nest's LoggerService so framework messages come out in the same shape.
+ * Structured logs: one JSON object per line, so any log shipper can index them. Also serves as
+ * Nest's LoggerService so framework messages come out in the same shape.
+ *
+ * Lines are gathered and written once per event-loop turn (an access log line per request would
+ * otherwise cost a write system call per request); errors and process exit write at once.
  */
 export class JsonLogger implements LoggerService {
   private readonly threshold: number;
+  private pending = '';
+  private readonly appJson: string;
+  private scheduled = false;
 
   constructor(
     level: LogLevel = 'info',
     private readonly app = 'tidewatch',
-    private readonly stream: NodeJS.WritableStream = process.stdout,
+    private readonly fd: 1 | 2 = 1,
   ) {
     this.threshold = LEVELS[level];
+    this.appJson = JSON.stringify(app);
+    if (this.threshold < LEVELS.silent) process.once('exit', () => this.flush());
   }
 
   write(level: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>): void {
     if (LEVELS[level] < this.threshold) return;
-    const entry = { level, time: new Date().toISOString(), app: this.app, msg, ...fields };
-    this.stream.write(`${JSON.stringify(entry)}\n`);
+    this.append(`${JSON.stringify({ level, time: new Date().toISOString(), app: this.app, msg, ...fields })}\n`, level === 'error');
+  }
+
+  private append(line: string, now: boolean): void {
+    this.pending += line;
+    if (now) this.flush();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /**
+   * An info line from pre-serialised fields (`"key":value,...`, valid JSON members), for the
+   * per-request access log where building and stringifying an object per request shows up.
+   */
+  writeRaw(members: string): void {
+    if (LEVELS.info < this.threshold) return;
+    this.append(`{"level":"info","time":"${new Date().toISOString()}","app":${this.appJson},${members}}\n`, false);
   }
 
   enabled(level: Exclude<LogLevel, 'silent'>): boolean {
     return LEVELS[level] >= this.threshold;
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    if (!this.pending) return;
+    const text = this.pending;
+    this.pending = '';
+    try {
+      writeSync(this.fd, text);
+    } catch {
+      // A closed or full pipe must not take the service down with it.
+    }
   }
 
   log(message: unknown, context?: string): void {

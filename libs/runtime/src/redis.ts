@@ -24,3 +24,18 @@ export class RedisKeys {
     return `${this.prefix}:${parts.join(':')}`;
   }
 }
+
+/** Deletes every key under the prefix (and only those: other deployments' and test workers' keys stay). */
+export async function resetRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -8,7 +8,7 @@ import { preflight, PreflightError } from './preflight.js';
  * Redis answer, apply migrations. A problem a user can fix ends the process with a plain message
  * and a non-zero exit code.
  */
-export async function prepareStartup(app: string, logTo: NodeJS.WritableStream = process.stdout): Promise<AppConfig> {
+export async function prepareStartup(app: string, logTo: 1 | 2 = 1): Promise<AppConfig> {
   try {
     const config = loadConfig();
     const logger = new JsonLogger(config.LOG_LEVEL, app, logTo);

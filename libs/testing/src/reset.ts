@@ -1,6 +1,8 @@
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { runMigrations } from '../../database/src/index.js';
+import { resetRedisPrefix } from '../../runtime/src/index.js';
+
+export const resetRedis = resetRedisPrefix;
 
 /** Migrates the database and empties every table but the migration record, so each suite starts clean. */
 export async function resetDatabase(databaseUrl: string): Promise<void> {
@@ -14,20 +16,5 @@ export async function resetDatabase(databaseUrl: string): Promise<void> {
     if (rows.length) await client.query(`TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`);
   } finally {
     await client.end();
-  }
-}
-
-/** Deletes every key under the prefix (and only those: other workers' prefixes are untouched). */
-export async function resetRedis(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
   }
 }

@@ -28,8 +28,23 @@ export interface UsagePeriod {
   end: Date;
 }
 
-/** The plan period containing `now` (UTC calendar day or month). */
+/** The last period computed per kind: the request path asks for the current one thousands of times a second. */
+const current: Record<Plan['usagePeriod'] | 'minute', UsagePeriod | undefined> = { day: undefined, month: undefined, minute: undefined };
+
+function cached(kind: keyof typeof current, now: number, compute: (now: number) => UsagePeriod): UsagePeriod {
+  const last = current[kind];
+  if (last && now >= last.start.getTime() && now < last.end.getTime()) return last;
+  const next = compute(now);
+  current[kind] = next;
+  return next;
+}
+
+/** The plan period containing `now` (UTC calendar day or month). Treat the result as read-only. */
 export function usagePeriodAt(period: Plan['usagePeriod'], now: number): UsagePeriod {
+  return cached(period, now, (at) => computeUsagePeriod(period, at));
+}
+
+function computeUsagePeriod(period: Plan['usagePeriod'], now: number): UsagePeriod {
   const d = new Date(now);
   if (period === 'day') {
     const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
@@ -43,8 +58,10 @@ export function usagePeriodAt(period: Plan['usagePeriod'], now: number): UsagePe
 
 export const RATE_WINDOW_MS = 60_000;
 
-/** The fixed one-minute rate-limit window containing `now`. */
+/** The fixed one-minute rate-limit window containing `now`. Treat the result as read-only. */
 export function rateWindowAt(now: number): UsagePeriod {
-  const start = now - (now % RATE_WINDOW_MS);
-  return { start: new Date(start), end: new Date(start + RATE_WINDOW_MS) };
+  return cached('minute', now, (at) => {
+    const start = at - (at % RATE_WINDOW_MS);
+    return { start: new Date(start), end: new Date(start + RATE_WINDOW_MS) };
+  });
 }

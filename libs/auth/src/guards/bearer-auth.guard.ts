@@ -1,22 +1,50 @@
 import { ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { IS_PUBLIC } from './public.decorator.js';
+import { RevokedTokensService } from '../tokens/revoked-tokens.service.js';
+import { VerifiedTokenCache } from '../tokens/verified-token.cache.js';
+import { AuthenticatedRequest, Principal } from './principal.js';
+import { PublicRoutes } from './public-routes.js';
 
-/** Every route needs a valid bearer token unless marked @Public(). */
+type BearerRequest = AuthenticatedRequest & { headers: { authorization?: string } };
+
+/** The Authorization header when it carries a bearer token; the whole header is the cache key (no slicing per request). */
+function bearerHeader(req: BearerRequest): string | undefined {
+  const header = req.headers.authorization;
+  return header?.startsWith('Bearer ') ? header : undefined;
+}
+
+/**
+ * Every route needs a valid bearer token unless marked @Public(). A token is verified by the
+ * passport-jwt strategy the first time it is seen and then served from VerifiedTokenCache,
+ * always re-checked against revocations.
+ */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('jwt') {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly publicRoutes: PublicRoutes,
+    private readonly verified: VerifiedTokenCache,
+    private readonly revoked: RevokedTokensService,
+  ) {
     super();
   }
 
   override canActivate(context: ExecutionContext) {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    if (this.publicRoutes.isPublic(context)) return true;
+    const req = context.getArgByIndex<BearerRequest>(0);
+    const header = bearerHeader(req);
+    const principal = header === undefined ? undefined : this.verified.get(header);
+    if (principal && !this.revoked.isRevoked(principal.tokenId)) {
+      req.user = principal;
+      return true;
+    }
     return super.canActivate(context);
   }
 
-  override handleRequest<TUser>(error: unknown, user: TUser): TUser {
+  override handleRequest<TUser>(error: unknown, user: TUser, _info: unknown, context: ExecutionContext): TUser {
     if (error || !user) throw new UnauthorizedException();
+    const principal = user as unknown as Principal;
+    const header = bearerHeader(context.getArgByIndex<BearerRequest>(0));
+    if (header) this.verified.set(header, principal, principal.expiresAt);
     return user;
   }
 }

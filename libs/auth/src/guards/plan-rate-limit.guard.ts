@@ -1,10 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { QuotaExceededException } from '../quota/quota-exceeded.exception.js';
-import { RateLimiterService } from '../quota/rate-limiter.service.js';
+import { RateDecision, RateLimiterService } from '../quota/rate-limiter.service.js';
 import { AuthenticatedRequest } from './principal.js';
-import { IS_PUBLIC } from './public.decorator.js';
+import { PublicRoutes } from './public-routes.js';
 
 /**
  * The plan's requests-per-minute limit, one budget per consumer across its tokens and all routes.
@@ -13,18 +12,21 @@ import { IS_PUBLIC } from './public.decorator.js';
 @Injectable()
 export class PlanRateLimitGuard implements CanActivate {
   constructor(
-    private readonly reflector: Reflector,
+    private readonly publicRoutes: PublicRoutes,
     private readonly limiter: RateLimiterService,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
-    const http = context.switchToHttp();
-    const { user } = http.getRequest<AuthenticatedRequest>();
-    const res = http.getResponse<Response>();
-    const limit = user.limits.requestsPerMinute;
-    const hit = this.limiter.hit(user.consumerId, limit);
-    const decision = hit instanceof Promise ? await hit : hit;
+  /** Answers synchronously when the limiter does, so a request far from its limit awaits nothing. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (this.publicRoutes.isPublic(context)) return true;
+    const { user } = context.getArgByIndex<AuthenticatedRequest>(0);
+    const res = context.getArgByIndex<Response>(1);
+    const decision = this.limiter.hit(user.consumerId, user.limits.requestsPerMinute);
+    if (decision instanceof Promise) return decision.then((d) => this.apply(d, user.limits.requestsPerMinute, res));
+    return this.apply(decision, user.limits.requestsPerMinute, res);
+  }
+
+  private apply(decision: RateDecision, limit: number, res: Response): boolean {
     res.setHeader('X-RateLimit-Limit', limit);
     res.setHeader('X-RateLimit-Remaining', Math.max(0, limit - decision.count));
     res.setHeader('X-RateLimit-Reset', Math.ceil(decision.windowEnd / 1000));

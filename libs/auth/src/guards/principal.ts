@@ -5,6 +5,8 @@ export interface Principal {
   consumerId: number;
   tokenId: string;
   limits: ConsumerLimits;
+  /** The token's `exp` in epoch ms; undefined when it never expires. */
+  expiresAt?: number;
 }
 
 export interface AuthenticatedRequest {

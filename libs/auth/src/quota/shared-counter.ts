@@ -30,7 +30,7 @@ if current < seed then
 end
 return current`;
 
-const FLUSH_EVERY_MS = 50;
+const FLUSH_EVERY_MS = 200;
 
 interface Entry {
   key: string;

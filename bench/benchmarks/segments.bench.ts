@@ -1,0 +1,92 @@
+import { NestFactory } from '@nestjs/core';
+import { ConsumerService } from '../../libs/auth/src/index.js';
+import { loadConfig } from '../../libs/config/src/index.js';
+import { runMigrations } from '../../libs/database/src/index.js';
+import { preflight, resetRedisPrefix } from '../../libs/runtime/src/index.js';
+import { CliModule } from '../../apps/cli/src/cli.module.js';
+import { LoadResult, load, median, progress, startServer, stopServer } from '../support.js';
+
+const CONNECTIONS = 32;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PATH = '/api/external/segments';
+
+const ENV = {
+  DATABASE_URL: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tidewatch_bench',
+  REDIS_PREFIX: 'twbench',
+  JWT_SECRET: 'tidewatch-bench-secret-0123456789',
+  LOG_LEVEL: 'info',
+};
+
+/** A consumer whose custom limits the load cannot reach, so every request runs the whole pipeline and gets a 200. */
+async function benchConsumerToken(): Promise<string> {
+  Object.assign(process.env, ENV);
+  const config = loadConfig();
+  await preflight(config);
+  await runMigrations(config.DATABASE_URL);
+  await resetRedisPrefix(config.REDIS_URL, config.REDIS_PREFIX);
+  const app = await NestFactory.createApplicationContext(CliModule, { logger: false });
+  try {
+    const { token } = await app.get(ConsumerService).create({ name: 'bench', plan: 'tier4', rateLimitPerMinute: 1_000_000_000, usageLimit: 1_000_000_000_000 });
+    return token;
+  } finally {
+    await app.close();
+  }
+}
+
+const SERVERS = [
+  { id: 'a', label: 'api pipeline (JWT, rate limit, usage, logging)', script: 'segments-api.server.js', port: 3911, auth: true },
+  { id: 'b', label: 'bare NestJS on express', script: 'segments-bare-nest.server.js', port: 3912, auth: false },
+  { id: 'c', label: 'bare node:http', script: 'segments-node-http.server.js', port: 3913, auth: false },
+] as const;
+
+export async function segmentsBenchmark() {
+  const token = await benchConsumerToken();
+  const runs: Record<string, LoadResult[]> = { a: [], b: [], c: [] };
+  const children = [];
+  for (const server of SERVERS) children.push(await startServer(server.script, { ...ENV, PORT: String(server.port) }));
+  try {
+    for (const server of SERVERS) {
+      const headers = server.auth ? { authorization: `Bearer ${token}` } : undefined;
+      await load(`http://127.0.0.1:${server.port}${PATH}`, { connections: CONNECTIONS, seconds: 2, headers }); // warm-up
+    }
+    // Rounds interleave the three servers so drift on the machine hits all of them alike.
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const server of SERVERS) {
+        const headers = server.auth ? { authorization: `Bearer ${token}` } : undefined;
+        const result = await load(`http://127.0.0.1:${server.port}${PATH}`, { connections: CONNECTIONS, seconds: SECONDS, headers });
+        if (result.non2xx || result.errors) throw new Error(`server ${server.id} answered ${result.non2xx} non-2xx and ${result.errors} errors`);
+        runs[server.id].push(result);
+        progress(`round ${round}/${ROUNDS} ${server.id}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
+      }
+    }
+  } finally {
+    for (const child of children) await stopServer(child);
+  }
+  const summary = Object.fromEntries(
+    SERVERS.map((s) => [
+      s.id,
+      {
+        label: s.label,
+        requestsPerSecond: Math.round(median(runs[s.id].map((r) => r.requestsPerSecond))),
+        p50Ms: median(runs[s.id].map((r) => r.p50Ms)),
+        p99Ms: median(runs[s.id].map((r) => r.p99Ms)),
+      },
+    ]),
+  );
+  const ratioAB = summary.a.requestsPerSecond / summary.b.requestsPerSecond;
+  const ratioAC = summary.a.requestsPerSecond / summary.c.requestsPerSecond;
+  return {
+    name: 'segments',
+    settings: { connections: CONNECTIONS, secondsPerRun: SECONDS, rounds: ROUNDS, path: PATH, statistic: 'median of rounds' },
+    servers: summary,
+    ratios: { aOverB: Number(ratioAB.toFixed(3)), aOverC: Number(ratioAC.toFixed(3)), bOverC: Number((summary.b.requestsPerSecond / summary.c.requestsPerSecond).toFixed(3)) },
+    target: { aOverB: 0.8, met: ratioAB >= 0.8 },
+    runs,
+    table: [
+      ...SERVERS.map((s) => ({ server: `(${s.id}) ${s.label}`, 'req/s': summary[s.id].requestsPerSecond, 'p50 ms': summary[s.id].p50Ms, 'p99 ms': summary[s.id].p99Ms })),
+      { server: 'a/b (target >= 0.8)', 'req/s': ratioAB.toFixed(3), 'p50 ms': '', 'p99 ms': '' },
+      { server: 'a/c', 'req/s': ratioAC.toFixed(3), 'p50 ms': '', 'p99 ms': '' },
+    ],
+  };
+}

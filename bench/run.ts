@@ -1,0 +1,19 @@
+import 'reflect-metadata';
+import { segmentsBenchmark } from './benchmarks/segments.bench.js';
+import { printTable, writeResult } from './support.js';
+
+/** `npm run bench [name ...]`: runs the named benchmarks (all when none), prints a table each, writes bench/results/<name>.json. */
+const BENCHMARKS: Record<string, () => Promise<{ name: string; table: Array<Record<string, string | number>> }>> = {
+  segments: segmentsBenchmark,
+};
+
+const wanted = process.argv.slice(2);
+for (const name of wanted) if (!BENCHMARKS[name]) throw new Error(`unknown benchmark "${name}"; known: ${Object.keys(BENCHMARKS).join(', ')}`);
+
+for (const name of wanted.length ? wanted : Object.keys(BENCHMARKS)) {
+  console.log(`\n## ${name}`);
+  const result = await BENCHMARKS[name]();
+  printTable(result.table);
+  console.log(`written to ${writeResult(name, { ...result, measuredAt: new Date().toISOString() })}`);
+}
+process.exit(0);

@@ -1,0 +1,78 @@
+import autocannon from 'autocannon';
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
+/** Results go to the source tree's bench/results, not dist's. */
+export const RESULTS_DIR = join(BENCH_DIR, '..', '..', 'bench', 'results');
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+/**
+ * Starts a bench server as its own process pinned to CPU 0, while the load generator (this process,
+ * pinned by `npm run bench`) runs on CPU 1: on a 2-core machine this keeps the two from stealing
+ * each other's core, which otherwise makes runs differ by tens of percent.
+ */
+export async function startServer(script: string, env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn('taskset', ['-c', '0', process.execPath, join(BENCH_DIR, 'servers', script)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
+  });
+  return child;
+}
+
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export async function load(url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
+  const result = await autocannon({ url, connections: options.connections, duration: options.seconds, headers: options.headers });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export function progress(message: string): void {
+  process.stderr.write(`  ${message}\n`);
+}
+
+export function writeResult(name: string, result: unknown): string {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = join(RESULTS_DIR, `${name}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  return file;
+}
+
+export function printTable(rows: Array<Record<string, string | number>>): void {
+  const columns = Object.keys(rows[0]);
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  console.log(line(columns));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const row of rows) console.log(line(columns.map((c) => String(row[c]))));
+}
