@@ -14,6 +14,7 @@ const config: Config = {
   },
   setupFiles: ['<rootDir>/test/setup/reflect-metadata.ts'],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  reporters: ['default', '<rootDir>/test/setup/summary-reporter.cjs'],
   maxWorkers: 2,
   testTimeout: 60_000,
 };

@@ -18,6 +18,7 @@ export class ApiValidationPipe extends ValidationPipe {
       whitelist: true,
       forbidNonWhitelisted: true,
       transform: true,
+      stopAtFirstError: true,
       exceptionFactory: (errors) => ValidationFailedException.fromValidationErrors(errors),
     });
   }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import type { Counter, Histogram } from 'prom-client';
 import { JsonLogger, Metrics } from '../../../../libs/runtime/src/index.js';
 
 export interface RequestWithContext extends Request {
@@ -17,28 +16,16 @@ type TimedResponse = Response & { [STARTED]: number; req: RequestWithContext };
  * Gives every request an id (the caller's X-Request-Id when it is sane), echoes it on the response,
  * and on finish writes one access-log line and the request metrics.
  *
- * This runs on every request, so it allocates little: one shared finish listener, metric series
- * looked up once per (method, route, status), and the log line written as a template.
+ * This runs on every request, so it allocates little: one shared finish listener, plain-number
+ * metrics, and the log line written as a template.
  */
 export function requestContext(logger: JsonLogger, metrics: Metrics) {
   const logAccess = logger.enabled('info');
-  const series = new Map<string, { requests: ReturnType<Counter['labels']>; duration: ReturnType<Histogram['labels']> }>();
-
   function onFinish(this: TimedResponse): void {
     const req = this.req;
     const seconds = (performance.now() - this[STARTED]) / 1000;
     const route = (req.route?.path as string | undefined) ?? 'unmatched';
-    const key = `${req.method} ${route} ${this.statusCode}`;
-    let metric = series.get(key);
-    if (!metric) {
-      metric = {
-        requests: metrics.httpRequests.labels(req.method, route, String(this.statusCode)),
-        duration: metrics.httpDuration.labels(req.method, route),
-      };
-      series.set(key, metric);
-    }
-    metric.requests.inc();
-    metric.duration.observe(seconds);
+    metrics.http.record(req.method, route, this.statusCode, seconds);
     if (logAccess) {
       logger.writeRaw(
         `"msg":"request","requestId":"${req.id}","method":"${req.method}","path":${JSON.stringify(req.originalUrl)},"status":${this.statusCode},"durationMs":${Math.round(seconds * 1e6) / 1e3}${req.user ? `,"consumerId":${req.user.consumerId}` : ''}`,

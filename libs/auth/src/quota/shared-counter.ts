@@ -31,6 +31,7 @@ end
 return current`;
 
 const FLUSH_EVERY_MS = 200;
+const PROCESSES_KEPT_EXACT = 8;
 
 interface Entry {
   key: string;
@@ -46,10 +47,9 @@ interface Entry {
  * A counter shared by every api process through Redis, without a Redis round trip per request.
  *
  * Far from the limit a hit is admitted from memory and written behind, in batches every
- * FLUSH_EVERY_MS; close to it (within `syncMargin`) every hit is decided by Redis atomically, so the
- * limit is exact where it matters and a single process is always exact. Across several processes
- * the write-behind lets the global count run ahead of what one process knows by at most what the
- * others admit in one flush interval, and only while far from the limit.
+ * FLUSH_EVERY_MS, up to a local allowance (see `localAllowance`); past it, or close to the limit,
+ * the hit is decided by Redis atomically, which also writes the pending hits and refreshes the
+ * global count. The limit is exact for one process and for up to PROCESSES_KEPT_EXACT processes.
  *
  * If Redis is unreachable, hits are decided from local counts and written once it is back.
  */
@@ -64,8 +64,15 @@ export class SharedCounter {
     redis.defineCommand('twCounterSeed', { numberOfKeys: 1, lua: SEED_SCRIPT });
   }
 
-  static syncMargin(limit: number): number {
-    return Math.max(20, Math.ceil(limit * 0.02));
+  /**
+   * How many hits one process may admit from memory before asking Redis: an eighth of what is
+   * left above the sync margin. Processes each hold at most that much unwritten, so up to
+   * PROCESSES_KEPT_EXACT of them together can never admit past the limit; the allowance shrinks as
+   * the count nears the limit and reaches zero within the margin, where every hit goes to Redis.
+   */
+  static localAllowance(limit: number, synced: number): number {
+    const margin = Math.max(20, Math.ceil(limit * 0.02));
+    return (limit - synced - margin) / PROCESSES_KEPT_EXACT;
   }
 
   hit(key: string, limit: number, expiresAt: number): CounterResult | Promise<CounterResult> {
@@ -74,11 +81,10 @@ export class SharedCounter {
       entry = { key, expiresAt, synced: 0, unsynced: 0, known: false };
       this.entries.set(key, entry);
     }
-    const estimate = entry.synced + entry.unsynced;
-    if (entry.known && limit - estimate > SharedCounter.syncMargin(limit)) {
+    if (entry.known && entry.unsynced + 1 <= SharedCounter.localAllowance(limit, entry.synced)) {
       entry.unsynced += 1;
       this.scheduleFlush();
-      return { allowed: true, count: estimate + 1 };
+      return { allowed: true, count: entry.synced + entry.unsynced };
     }
     return this.decideInRedis(entry, limit);
   }

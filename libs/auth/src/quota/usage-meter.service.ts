@@ -117,6 +117,12 @@ export class UsageMeterService implements OnApplicationShutdown {
     }
   }
 
+  /** Writes everything spent so far to Redis and Postgres (shutdown, and readers that need it now). */
+  async flush(): Promise<void> {
+    await this.counter.flush();
+    await this.persist();
+  }
+
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.counter.close();

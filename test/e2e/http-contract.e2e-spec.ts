@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import pg from 'pg';
+import { JsonLogger } from '../../libs/runtime/src/index.js';
+import { ApiHarness } from '../support/api-harness.js';
+
+const SEGMENTS = '/api/external/segments';
+const STATE = '/api/external/tidewatch/state/status';
+
+/** SPEC.md's cohort table, written out independently of the code under test. */
+const SPEC_COHORTS = [
+  { id: 16, name: 'Shrimp', category: 'size', criteria: { minSize: 0, maxSize: 250 }, emoji: '🦐' },
+  { id: 1, name: 'Fish', category: 'size', criteria: { minSize: 250, maxSize: 10000 }, emoji: '🐟' },
+  { id: 2, name: 'Dolphin', category: 'size', criteria: { minSize: 10000, maxSize: 50000 }, emoji: '🐬' },
+  { id: 3, name: 'Apex Predator', category: 'size', criteria: { minSize: 50000, maxSize: 100000 }, emoji: '🦈' },
+  { id: 4, name: 'Small Whale', category: 'size', criteria: { minSize: 100000, maxSize: 500000 }, emoji: '🐋' },
+  { id: 5, name: 'Whale', category: 'size', criteria: { minSize: 500000, maxSize: 1000000 }, emoji: '🐳' },
+  { id: 6, name: 'Tidal Whale', category: 'size', criteria: { minSize: 1000000, maxSize: 5000000 }, emoji: '🌊' },
+  { id: 7, name: 'Leviathan', category: 'size', criteria: { minSize: 5000000 }, emoji: '🐉' },
+  { id: 8, name: 'Money Printer', category: 'pnl', criteria: { minPnl: 1000000 }, emoji: '🖨️' },
+  { id: 9, name: 'Smart Money', category: 'pnl', criteria: { minPnl: 100000, maxPnl: 1000000 }, emoji: '🧠' },
+  { id: 10, name: 'Consistent Grinder', category: 'pnl', criteria: { minPnl: 10000, maxPnl: 100000 }, emoji: '⚙️' },
+  { id: 11, name: 'Humble Earner', category: 'pnl', criteria: { minPnl: 0, maxPnl: 10000 }, emoji: '🌱' },
+  { id: 12, name: 'Exit Liquidity', category: 'pnl', criteria: { minPnl: -10000, maxPnl: 0 }, emoji: '💧' },
+  { id: 13, name: 'Semi-Rekt', category: 'pnl', criteria: { minPnl: -100000, maxPnl: -10000 }, emoji: '🩹' },
+  { id: 14, name: 'Full Rekt', category: 'pnl', criteria: { minPnl: -1000000, maxPnl: -100000 }, emoji: '💀' },
+  { id: 15, name: 'Giga-Rekt', category: 'pnl', criteria: { maxPnl: -1000000 }, emoji: '☠️' },
+];
+
+describe('HTTP contract', () => {
+  let api: ApiHarness;
+  let token: string;
+  let db: pg.Client;
+
+  beforeAll(async () => {
+    api = await ApiHarness.start();
+    ({ token } = await api.createConsumer({ name: 'contract-suite' }));
+    db = new pg.Client({ connectionString: api.config.DATABASE_URL });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db.end();
+    await api.close();
+  });
+
+  describe('GET /api/external/segments', () => {
+    it('lists the 16 cohorts exactly as SPEC.md, in its table order', async () => {
+      const res = await api.get(SEGMENTS, token);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.body).toEqual(SPEC_COHORTS);
+    });
+
+    it('orders by id or name, in either direction, and limits', async () => {
+      const ids = async (query: string) => (await api.get(`${SEGMENTS}?${query}`, token)).body.map((s: { id: number }) => s.id);
+      expect(await ids('orderBy=id')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+      expect(await ids('orderBy=id&order=desc&limit=3')).toEqual([16, 15, 14]);
+      expect(await ids('order=desc&limit=2')).toEqual([15, 14]);
+      expect(await ids('limit=2')).toEqual([16, 1]);
+      const names = (await api.get(`${SEGMENTS}?orderBy=name&order=desc&limit=3`, token)).body.map((s: { name: string }) => s.name);
+      expect(names).toEqual(['Whale', 'Tidal Whale', 'Smart Money']);
+    });
+
+    it.each([
+      ['limit=0', [{ field: 'limit', message: 'limit must not be less than 1' }]],
+      ['limit=17', [{ field: 'limit', message: 'limit must not be greater than 16' }]],
+      ['limit=2.5', [{ field: 'limit', message: 'limit must be an integer number' }]],
+      ['orderBy=size', [{ field: 'orderBy', message: 'orderBy must be one of the following values: id, name' }]],
+      [
+        'order=up&orderBy=size',
+        [
+          { field: 'orderBy', message: 'orderBy must be one of the following values: id, name' },
+          { field: 'order', message: 'order must be one of the following values: asc, desc' },
+        ],
+      ],
+      ['segment=4', [{ field: 'segment', message: 'property segment should not exist' }]],
+    ])('answers ?%s with a 400 naming each bad field', async (query, errors) => {
+      const res = await api.get(`${SEGMENTS}?${query}`, token);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        status: 'error',
+        message: `Invalid parameters: ${[...new Set(errors.map((e) => e.field))].join(', ')}`,
+        errors,
+      });
+    });
+  });
+
+  describe('GET /api/external/tidewatch/state/status', () => {
+    it('says so with a 200 before any exchange state exists', async () => {
+      const res = await api.get(STATE, token);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        status: 'success',
+        data: { height: null, stateTime: null, processedAt: null, isLatestProcessed: false, lagSeconds: null },
+        message: 'No exchange state has been processed yet.',
+      });
+    });
+
+    it('reports the processed state, its lag, and whether a newer one is pending', async () => {
+      const stateTime = new Date(Date.now() - 90_000);
+      const processedAt = new Date(Date.now() - 30_000);
+      await db.query(
+        `INSERT INTO state_status (id, latest_height, latest_state_time, processed_height, processed_state_time, processed_at)
+         VALUES (1, 812000, $1, 812000, $1, $2)`,
+        [stateTime, processedAt],
+      );
+      const res = await api.get(STATE, token);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({
+        height: 812000,
+        stateTime: stateTime.toISOString(),
+        processedAt: processedAt.toISOString(),
+        isLatestProcessed: true,
+        lagSeconds: expect.any(Number),
+      });
+      expect(Math.abs(res.body.data.lagSeconds - 90)).toBeLessThanOrEqual(2);
+      expect(res.body.message).toBeUndefined();
+
+      await db.query(`UPDATE state_status SET latest_height = 812100, latest_state_time = now() WHERE id = 1`);
+      expect((await api.get(STATE, token)).body.data).toMatchObject({ height: 812000, isLatestProcessed: false });
+    });
+
+    it('rejects query fields it does not take', async () => {
+      const res = await api.get(`${STATE}?verbose=1`, token);
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([{ field: 'verbose', message: 'property verbose should not exist' }]);
+    });
+
+    it('answers a server fault with 500, a request id, and the cause logged under that id', async () => {
+      const logged = jest.spyOn(JsonLogger.prototype, 'write');
+      await db.query('ALTER TABLE state_status RENAME TO state_status_away');
+      try {
+        const res = await api.get(STATE, token);
+        expect(res.status).toBe(500);
+        expect(res.body).toEqual({ status: 'error', message: 'Internal error', requestId: res.headers['x-request-id'] });
+        expect(logged).toHaveBeenCalledWith(
+          'error',
+          'request failed',
+          expect.objectContaining({ requestId: res.headers['x-request-id'], error: expect.stringContaining('state_status') }),
+        );
+      } finally {
+        await db.query('ALTER TABLE state_status_away RENAME TO state_status');
+        logged.mockRestore();
+      }
+    });
+  });
+
+  it('answers an unknown path with 404', async () => {
+    const res = await api.get('/api/external/nowhere', token);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ status: 'error', message: 'Cannot GET /api/external/nowhere' });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("echoes a caller's X-Request-Id and replaces one that is not a plain token", async () => {
+    const echoed = await api.get(SEGMENTS, token).set('X-Request-Id', 'trace-4711.a');
+    expect(echoed.headers['x-request-id']).toBe('trace-4711.a');
+    const replaced = await api.get(SEGMENTS, token).set('X-Request-Id', 'no spaces <allowed>');
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('reports Postgres and Redis up on /health', async () => {
+    const res = await api.http.get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      status: 'ok',
+      checks: {
+        postgres: { status: 'up', latencyMs: expect.any(Number) },
+        redis: { status: 'up', latencyMs: expect.any(Number) },
+      },
+    });
+  });
+
+  it('counts requests by route and status on /metrics', async () => {
+    const before = await api.http.get('/metrics');
+    const count = (text: string) =>
+      Number(/tidewatch_http_requests_total\{method="GET",route="\/api\/external\/segments",status="200",app="api"\} (\d+)/.exec(text)?.[1] ?? 0);
+    await api.get(SEGMENTS, token);
+    await api.get(SEGMENTS, token);
+    await new Promise((resolve) => setImmediate(resolve)); // the second response's finish event
+    const after = await api.http.get('/metrics');
+    expect(after.status).toBe(200);
+    expect(after.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+    expect(count(after.text) - count(before.text)).toBe(2);
+    expect(after.text).toContain('tidewatch_process_cpu_seconds_total');
+  });
+
+  it('documents every route with the bearer scheme in valid-shaped OpenAPI 3', async () => {
+    const res = await api.http.get('/docs-json');
+    expect(res.status).toBe(200);
+    const doc = res.body;
+    expect(doc.openapi).toMatch(/^3\.\d+\.\d+$/);
+    expect(doc.info).toMatchObject({ title: 'Tidewatch API', version: '1' });
+    expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(Object.keys(doc.paths).sort()).toEqual(['/api/external/segments', '/api/external/tidewatch/state/status', '/api/external/usage', '/health', '/metrics']);
+    for (const path of ['/api/external/segments', '/api/external/tidewatch/state/status', '/api/external/usage']) {
+      expect(doc.paths[path].get.security).toEqual([{ bearer: [] }]);
+      expect(Object.keys(doc.paths[path].get.responses).sort()).toEqual(['200', '400', '401', '429', '500']);
+    }
+    const segments = doc.paths['/api/external/segments'].get;
+    expect(segments.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['query:orderBy', 'query:order', 'query:limit']);
+    expect(segments.responses['200'].content['application/json'].schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/SegmentDto' } });
+    expect(Object.keys(doc.components.schemas.SegmentDto.properties)).toEqual(['id', 'name', 'category', 'criteria', 'emoji']);
+  });
+});
