@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ApiAuthModule, BearerAuthGuard, PlanRateLimitGuard, UsageGuard } from '../../../libs/auth/src/index.js';
+import { ApiAccessGuard, ApiAuthModule } from '../../../libs/auth/src/index.js';
 import { DatabaseModule } from '../../../libs/database/src/index.js';
 import { MarketModule } from '../../../libs/market/src/index.js';
 import { RuntimeModule } from '../../../libs/runtime/src/index.js';
@@ -13,11 +13,6 @@ import { UsageController } from './controllers/usage.controller.js';
 @Module({
   imports: [RuntimeModule.forApp('api'), DatabaseModule, ApiAuthModule, MarketModule],
   controllers: [SegmentsController, StateStatusController, UsageController, HealthController, MetricsController],
-  providers: [
-    // In this order: who is calling, then their rate limit, then their usage tokens.
-    { provide: APP_GUARD, useClass: BearerAuthGuard },
-    { provide: APP_GUARD, useClass: PlanRateLimitGuard },
-    { provide: APP_GUARD, useClass: UsageGuard },
-  ],
+  providers: [{ provide: APP_GUARD, useExisting: ApiAccessGuard }],
 })
 export class ApiModule {}

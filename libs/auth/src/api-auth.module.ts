@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { AccountsModule } from './accounts.module.js';
+import { ApiAccessGuard } from './guards/api-access.guard.js';
 import { BearerAuthGuard } from './guards/bearer-auth.guard.js';
 import { JwtStrategy } from './guards/jwt.strategy.js';
-import { PlanRateLimitGuard } from './guards/plan-rate-limit.guard.js';
 import { PublicRoutes } from './guards/public-routes.js';
-import { UsageGuard } from './guards/usage.guard.js';
 import { RateLimiterService } from './quota/rate-limiter.service.js';
 import { RevokedTokensService } from './tokens/revoked-tokens.service.js';
 import { VerifiedTokenCache } from './tokens/verified-token.cache.js';
@@ -13,7 +12,7 @@ import { VerifiedTokenCache } from './tokens/verified-token.cache.js';
 /** Request-path authentication and quotas for the api: bearer JWT, plan rate limit, usage tokens. */
 @Module({
   imports: [AccountsModule, PassportModule],
-  providers: [PublicRoutes, RevokedTokensService, VerifiedTokenCache, JwtStrategy, RateLimiterService, BearerAuthGuard, PlanRateLimitGuard, UsageGuard],
-  exports: [AccountsModule, PublicRoutes, RevokedTokensService, VerifiedTokenCache, RateLimiterService, BearerAuthGuard, PlanRateLimitGuard, UsageGuard],
+  providers: [PublicRoutes, RevokedTokensService, VerifiedTokenCache, JwtStrategy, RateLimiterService, BearerAuthGuard, ApiAccessGuard],
+  exports: [AccountsModule, ApiAccessGuard],
 })
 export class ApiAuthModule {}

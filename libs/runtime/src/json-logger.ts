@@ -18,6 +18,8 @@ export class JsonLogger implements LoggerService {
   private readonly threshold: number;
   private pending = '';
   private readonly appJson: string;
+  private lastTime = 0;
+  private lastIso = '';
   private scheduled = false;
 
   constructor(
@@ -50,7 +52,17 @@ export class JsonLogger implements LoggerService {
    */
   writeRaw(members: string): void {
     if (LEVELS.info < this.threshold) return;
-    this.append(`{"level":"info","time":"${new Date().toISOString()}","app":${this.appJson},${members}}\n`, false);
+    this.append(`{"level":"info","time":"${this.isoNow()}","app":${this.appJson},${members}}\n`, false);
+  }
+
+  /** The current time as ISO 8601, formatted at most once per millisecond. */
+  private isoNow(): string {
+    const now = Date.now();
+    if (now !== this.lastTime) {
+      this.lastTime = now;
+      this.lastIso = new Date(now).toISOString();
+    }
+    return this.lastIso;
   }
 
   enabled(level: Exclude<LogLevel, 'silent'>): boolean {

@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { QuotaExceededException } from '../../../../libs/auth/src/index.js';
 import { JsonLogger } from '../../../../libs/runtime/src/index.js';
-import type { RequestWithContext } from './request-context.middleware.js';
+import { requestIdOf } from './request-context.middleware.js';
 import { ValidationFailedException } from './validation-failed.exception.js';
 
 /** Every error body of DESIGN.md section 4; anything unexpected is a 500 whose cause is logged under the request id. */
@@ -12,12 +12,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const req = http.getRequest<RequestWithContext>();
+    const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
-    const [status, body] = this.render(exception, req);
+    const requestId = requestIdOf(res);
+    const [status, body] = this.render(exception, requestId);
     if (status >= 500) {
       this.logger.write('error', 'request failed', {
-        requestId: req.id,
+        requestId,
         method: req.method,
         path: req.originalUrl,
         error: exception instanceof Error ? exception.message : String(exception),
@@ -27,7 +28,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (!res.headersSent) res.status(status).json(body);
   }
 
-  private render(exception: unknown, req: RequestWithContext): [number, object] {
+  private render(exception: unknown, requestId: string | undefined): [number, object] {
     if (exception instanceof QuotaExceededException) return [exception.getStatus(), exception.getResponse() as object];
     if (exception instanceof ValidationFailedException) {
       return [HttpStatus.BAD_REQUEST, { status: 'error', message: exception.message, errors: exception.errors }];
@@ -42,7 +43,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (typeof raw?.status === 'number' && raw.status >= 400 && raw.status < 500 && raw.expose) {
       return [raw.status, { status: 'error', message: raw.message ?? 'Bad request' }];
     }
-    return [HttpStatus.INTERNAL_SERVER_ERROR, { status: 'error', message: 'Internal error', requestId: req.id }];
+    return [HttpStatus.INTERNAL_SERVER_ERROR, { status: 'error', message: 'Internal error', requestId }];
   }
 }
 

@@ -3,7 +3,6 @@ import { AuthGuard } from '@nestjs/passport';
 import { RevokedTokensService } from '../tokens/revoked-tokens.service.js';
 import { VerifiedTokenCache } from '../tokens/verified-token.cache.js';
 import { AuthenticatedRequest, Principal } from './principal.js';
-import { PublicRoutes } from './public-routes.js';
 
 type BearerRequest = AuthenticatedRequest & { headers: { authorization?: string } };
 
@@ -14,22 +13,21 @@ function bearerHeader(req: BearerRequest): string | undefined {
 }
 
 /**
- * Every route needs a valid bearer token unless marked @Public(). A token is verified by the
- * passport-jwt strategy the first time it is seen and then served from VerifiedTokenCache,
- * always re-checked against revocations.
+ * Authenticates a request by its bearer token. A token is verified by the passport-jwt strategy
+ * the first time it is seen and then served from VerifiedTokenCache, always re-checked against
+ * revocations. Used by ApiAccessGuard, not registered as a guard of its own.
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('jwt') {
   constructor(
-    private readonly publicRoutes: PublicRoutes,
     private readonly verified: VerifiedTokenCache,
     private readonly revoked: RevokedTokensService,
   ) {
     super();
   }
 
-  override canActivate(context: ExecutionContext) {
-    if (this.publicRoutes.isPublic(context)) return true;
+  /** `true` at once for a cached token; otherwise passport's verdict, rejecting with 401. */
+  authenticate(context: ExecutionContext): true | Promise<true> {
     const req = context.getArgByIndex<BearerRequest>(0);
     const header = bearerHeader(req);
     const principal = header === undefined ? undefined : this.verified.get(header);
@@ -37,7 +35,7 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
       req.user = principal;
       return true;
     }
-    return super.canActivate(context);
+    return (super.canActivate(context) as Promise<boolean>).then(() => true);
   }
 
   override handleRequest<TUser>(error: unknown, user: TUser, _info: unknown, context: ExecutionContext): TUser {

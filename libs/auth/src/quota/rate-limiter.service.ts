@@ -19,6 +19,8 @@ export interface RateDecision {
 @Injectable()
 export class RateLimiterService implements OnApplicationShutdown {
   private readonly counter: SharedCounter;
+  /** The counter key of each consumer's current window, so the hot path does not build a string per request. */
+  private readonly keyOf = new Map<number, { windowStart: number; key: string }>();
 
   constructor(
     @Inject(REDIS) redis: Redis,
@@ -30,8 +32,14 @@ export class RateLimiterService implements OnApplicationShutdown {
   /** Synchronous on the common path, so a request far from its limit waits on nothing. */
   hit(consumerId: number, limit: number, now = Date.now()): RateDecision | Promise<RateDecision> {
     const window = rateWindowAt(now);
+    const windowStart = window.start.getTime();
     const windowEnd = window.end.getTime();
-    const result = this.counter.hit(this.keys.key('rate', consumerId, window.start.getTime()), limit, windowEnd + 1_000);
+    let cached = this.keyOf.get(consumerId);
+    if (cached?.windowStart !== windowStart) {
+      cached = { windowStart, key: this.keys.key('rate', consumerId, windowStart) };
+      this.keyOf.set(consumerId, cached);
+    }
+    const result = this.counter.hit(cached.key, limit, windowEnd + 1_000);
     if (result instanceof Promise) return result.then(({ allowed, count }) => ({ allowed, count, windowEnd }));
     return { allowed: result.allowed, count: result.count, windowEnd };
   }

@@ -49,8 +49,16 @@ export class UsageMeterService implements OnApplicationShutdown {
     this.timer.unref();
   }
 
+  /** The counter key of each consumer's current period, so the hot path does not build a string per request. */
+  private readonly keyOf = new Map<number, { period: UsagePeriod; key: string }>();
+
   private key(consumerId: number, period: UsagePeriod): string {
-    return this.keys.key('usage', consumerId, period.start.getTime());
+    let cached = this.keyOf.get(consumerId);
+    if (cached?.period !== period) {
+      cached = { period, key: this.keys.key('usage', consumerId, period.start.getTime()) };
+      this.keyOf.set(consumerId, cached);
+    }
+    return cached.key;
   }
 
   /** Spends one usage token if the period has one left. Synchronous on the common path. */
@@ -72,7 +80,7 @@ export class UsageMeterService implements OnApplicationShutdown {
 
   private record(limits: ConsumerLimits, period: UsagePeriod, allowed: boolean): SpendResult {
     if (allowed) {
-      const id = `${limits.consumerId}:${period.start.getTime()}`;
+      const id = this.key(limits.consumerId, period);
       const entry = this.pending.get(id);
       if (entry) entry.count += 1;
       else this.pending.set(id, { consumerId: limits.consumerId, periodStart: period.start, count: 1 });
@@ -81,7 +89,7 @@ export class UsageMeterService implements OnApplicationShutdown {
   }
 
   private pendingFor(consumerId: number, period: UsagePeriod): number {
-    return this.pending.get(`${consumerId}:${period.start.getTime()}`)?.count ?? 0;
+    return this.pending.get(this.key(consumerId, period))?.count ?? 0;
   }
 
   async report(limits: ConsumerLimits, now = Date.now()): Promise<UsageReport> {
