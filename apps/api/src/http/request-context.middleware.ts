@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import { principalOf } from '../../../../libs/auth/src/index.js';
+import type { Principal } from '../../../../libs/auth/src/index.js';
 import { JsonLogger, Metrics } from '../../../../libs/runtime/src/index.js';
 
 /** Per-request values, kept in express's `res.locals`. */
 interface RequestContext {
   requestId: string;
   startedAt: number;
+  principal?: Principal;
 }
 
-type ContextResponse = Response & { locals: RequestContext; req: Request & { user?: { consumerId: number } } };
+type ContextResponse = Response & { locals: RequestContext; req: Request };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -35,8 +38,9 @@ export function requestContext(logger: JsonLogger, metrics: Metrics) {
     const route = (req.route?.path as string | undefined) ?? 'unmatched';
     metrics.http.record(req.method, route, this.statusCode, seconds);
     if (logAccess) {
+      const caller = principalOf(this);
       logger.writeRaw(
-        `"msg":"request","requestId":"${context.requestId}","method":"${req.method}","path":${JSON.stringify(req.originalUrl)},"status":${this.statusCode},"durationMs":${Math.round(seconds * 1e6) / 1e3}${req.user ? `,"consumerId":${req.user.consumerId}` : ''}`,
+        `"msg":"request","requestId":"${context.requestId}","method":"${req.method}","path":${JSON.stringify(req.originalUrl)},"status":${this.statusCode},"durationMs":${Math.round(seconds * 1e6) / 1e3}${caller ? `,"consumerId":${caller.consumerId}` : ''}`,
       );
     }
   }

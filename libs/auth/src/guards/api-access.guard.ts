@@ -4,7 +4,7 @@ import { QuotaExceededException } from '../quota/quota-exceeded.exception.js';
 import { RateDecision, RateLimiterService } from '../quota/rate-limiter.service.js';
 import { SpendResult, UsageMeterService } from '../quota/usage-meter.service.js';
 import { BearerAuthGuard } from './bearer-auth.guard.js';
-import { AuthenticatedRequest, Principal } from './principal.js';
+import { Principal, PrincipalHolder, principalOf } from './principal.js';
 import { PublicRoutes } from './public-routes.js';
 
 /**
@@ -31,8 +31,8 @@ export class ApiAccessGuard implements CanActivate {
   }
 
   private admit(context: ExecutionContext): boolean | Promise<boolean> {
-    const { user } = context.getArgByIndex<AuthenticatedRequest>(0);
-    const res = context.getArgByIndex<Response>(1);
+    const res = context.getArgByIndex<Response & PrincipalHolder>(1);
+    const user = principalOf(res)!;
     const decision = this.limiter.hit(user.consumerId, user.limits.requestsPerMinute);
     if (decision instanceof Promise) return decision.then((d) => this.spendAfterRateLimit(d, user, res));
     return this.spendAfterRateLimit(decision, user, res);

@@ -2,9 +2,9 @@ import { ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/com
 import { AuthGuard } from '@nestjs/passport';
 import { RevokedTokensService } from '../tokens/revoked-tokens.service.js';
 import { VerifiedTokenCache } from '../tokens/verified-token.cache.js';
-import { AuthenticatedRequest, Principal } from './principal.js';
+import { Principal, PrincipalHolder } from './principal.js';
 
-type BearerRequest = AuthenticatedRequest & { headers: { authorization?: string } };
+type BearerRequest = { headers: { authorization?: string }; user?: Principal };
 
 /** The Authorization header when it carries a bearer token; the whole header is the cache key (no slicing per request). */
 function bearerHeader(req: BearerRequest): string | undefined {
@@ -26,16 +26,22 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     super();
   }
 
-  /** `true` at once for a cached token; otherwise passport's verdict, rejecting with 401. */
+  /**
+   * Puts the caller's principal in `res.locals`: at once for a cached token, otherwise after
+   * passport's verdict (a rejection is a 401).
+   */
   authenticate(context: ExecutionContext): true | Promise<true> {
-    const req = context.getArgByIndex<BearerRequest>(0);
-    const header = bearerHeader(req);
+    const header = bearerHeader(context.getArgByIndex<BearerRequest>(0));
+    const res = context.getArgByIndex<PrincipalHolder>(1);
     const principal = header === undefined ? undefined : this.verified.get(header);
     if (principal && !this.revoked.isRevoked(principal.tokenId)) {
-      req.user = principal;
+      res.locals.principal = principal;
       return true;
     }
-    return (super.canActivate(context) as Promise<boolean>).then(() => true);
+    return (super.canActivate(context) as Promise<boolean>).then(() => {
+      res.locals.principal = context.getArgByIndex<BearerRequest>(0).user;
+      return true;
+    });
   }
 
   override handleRequest<TUser>(error: unknown, user: TUser, _info: unknown, context: ExecutionContext): TUser {

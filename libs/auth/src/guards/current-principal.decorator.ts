@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { AuthenticatedRequest, Principal } from './principal.js';
+import { Principal, PrincipalHolder, principalOf } from './principal.js';
 
 /** The authenticated caller of the current request. */
 export const CurrentPrincipal = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): Principal => context.switchToHttp().getRequest<AuthenticatedRequest>().user,
+  (_data: unknown, context: ExecutionContext): Principal => principalOf(context.getArgByIndex<PrincipalHolder>(1))!,
 );
