@@ -88,7 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const config = plainToInstance(AppConfig, present, { exposeDefaultValues: true });
   const problems = validateSync(config, { forbidUnknownValues: false });
   if (problems.length > 0) {
-    const lines = problems.map((p) => `${p.property}=${JSON.stringify(p.value)}: ${Object.values(p.constraints ?? {}).join('; ')}`);
+    // Name the value as it was written, not as converted ("eighty", not NaN).
+    const lines = problems.map((p) => `${p.property}=${JSON.stringify(present[p.property] ?? p.value)}: ${Object.values(p.constraints ?? {}).join('; ')}`);
     throw new ConfigError(`Invalid settings:\n  ${lines.join('\n  ')}`);
   }
   return config;

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { resetDatabase, useTestEnvironment } from '../../libs/testing/src/index.js';
+
+// Each app as it runs in production: the built entry point in its own process (`npm test` builds first).
+const entry = (app: string) => fileURLToPath(new URL(`../../dist/apps/${app}/src/main.js`, import.meta.url));
+
+interface Run {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function run(app: string, env: Record<string, string>): Run {
+  const child = spawn(process.execPath, [entry(app)], { env: { ...process.env, LOG_LEVEL: 'info', ...env } });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitFor(runInfo: Run, text: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (runInfo.output().includes(text)) return;
+    if (runInfo.child.exitCode !== null) throw new Error(`exited early:\n${runInfo.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`"${text}" never appeared:\n${runInfo.output()}`);
+}
+
+describe('starting the apps from the build output', () => {
+  const config = useTestEnvironment();
+  beforeAll(() => resetDatabase(config.DATABASE_URL));
+  const started: Run[] = [];
+  afterAll(async () => {
+    for (const r of started) if (r.child.exitCode === null) r.child.kill('SIGKILL');
+  });
+
+  it('runs the api alone: it migrates, listens, answers /health and stops cleanly on SIGTERM', async () => {
+    const api = run('api', { PORT: '39871' });
+    started.push(api);
+    await waitFor(api, '"msg":"api listening"');
+    const health = await fetch('http://127.0.0.1:39871/health');
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok' });
+    api.child.kill('SIGTERM');
+    expect(await api.exited).toBe(0);
+  });
+
+  it.each(['ingestor', 'dispatcher'])('runs the %s alone and stops cleanly on SIGTERM', async (app) => {
+    const proc = run(app, {});
+    started.push(proc);
+    await waitFor(proc, `"msg":"${app} started"`);
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+  });
+
+  it('names an unreachable Redis, its address and how to start it, and exits 1', async () => {
+    const api = run('api', { REDIS_URL: 'redis://127.0.0.1:6399', PORT: '39872' });
+    started.push(api);
+    expect(await api.exited).toBe(1);
+    expect(api.output()).toContain('tidewatch: Cannot reach Redis at redis://127.0.0.1:6399 (REDIS_URL)');
+    expect(api.output()).toContain('docker compose up -d');
+  });
+
+  it('names an unreachable Postgres and exits 1', async () => {
+    const api = run('api', { DATABASE_URL: 'postgres://postgres@127.0.0.1:5499/tidewatch', PORT: '39873' });
+    started.push(api);
+    expect(await api.exited).toBe(1);
+    expect(api.output()).toContain('tidewatch: Cannot reach Postgres at postgres://postgres@127.0.0.1:5499/tidewatch (DATABASE_URL)');
+    expect(api.output()).toContain('docker compose up -d');
+  });
+
+  it('names an invalid setting and exits 1', async () => {
+    const api = run('api', { PORT: 'eighty' });
+    started.push(api);
+    expect(await api.exited).toBe(1);
+    expect(api.output()).toContain('tidewatch: Invalid settings:');
+    expect(api.output()).toContain('PORT="eighty": PORT must not be greater than 65535; PORT must not be less than 0; PORT must be an integer number');
+  });
+});
