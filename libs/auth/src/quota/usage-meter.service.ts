@@ -36,6 +36,8 @@ export class UsageMeterService implements OnApplicationShutdown {
   private readonly seeded = new Set<string>();
   private pending = new Map<string, UsageIncrement>();
   private readonly timer: NodeJS.Timeout;
+  /** The counter key of each consumer's current period, so the hot path does not build a string per request. */
+  private readonly keyOf = new Map<number, { period: UsagePeriod; key: string }>();
 
   constructor(
     @Inject(REDIS) redis: Redis,
@@ -48,9 +50,6 @@ export class UsageMeterService implements OnApplicationShutdown {
     this.timer = setInterval(() => void this.persist(), PERSIST_EVERY_MS);
     this.timer.unref();
   }
-
-  /** The counter key of each consumer's current period, so the hot path does not build a string per request. */
-  private readonly keyOf = new Map<number, { period: UsagePeriod; key: string }>();
 
   private key(consumerId: number, period: UsagePeriod): string {
     let cached = this.keyOf.get(consumerId);
