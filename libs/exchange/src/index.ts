@@ -22,3 +22,7 @@ export * from './info/delegator-history.parser.js';
 export * from './info/market-info.parser.js';
 export * from './ws/ws-frame.types.js';
 export * from './ws/ws-frame.parser.js';
+export * from './node-feed/node-stream.types.js';
+export * from './node-feed/hourly-files.js';
+export * from './node-feed/node-stream.reader.js';
+export * from './node-feed/node-directory.feed.js';
