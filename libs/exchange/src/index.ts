@@ -26,3 +26,7 @@ export * from './node-feed/node-stream.types.js';
 export * from './node-feed/hourly-files.js';
 export * from './node-feed/node-stream.reader.js';
 export * from './node-feed/node-directory.feed.js';
+export * from './simulator/simulator.types.js';
+export * from './simulator/simulator.js';
+export type { PositionSnapshot, WalletSnapshot } from './simulator/wallet-book.js';
+export * from './simulator/hl-node-writer.js';

@@ -1,0 +1,44 @@
+import type { NodeStream } from '../node/node-block.types.js';
+import type { SimLine } from './simulator.types.js';
+
+// hl-node streams are written independently; this is only the order of lines of one block in the output.
+const STREAM_ORDER: readonly NodeStream[] = [
+  'node_order_statuses_by_block',
+  'node_fills_by_block',
+  'node_twap_statuses_by_block',
+  'misc_events_by_block',
+];
+
+/** The events of one block, collected per stream; streams with no event get no line, as on a real node. */
+export class BlockDraft {
+  private readonly events = new Map<NodeStream, unknown[]>();
+
+  constructor(
+    readonly blockNumber: number,
+    readonly timeMs: number,
+    /** The block time as hl-node writes it (nanosecond digits). */
+    readonly time: string,
+    private readonly localTime: string,
+  ) {}
+
+  add(stream: NodeStream, event: unknown): void {
+    let list = this.events.get(stream);
+    if (!list) this.events.set(stream, (list = []));
+    list.push(event);
+  }
+
+  get isEmpty(): boolean {
+    return this.events.size === 0;
+  }
+
+  lines(): SimLine[] {
+    const out: SimLine[] = [];
+    for (const stream of STREAM_ORDER) {
+      const events = this.events.get(stream);
+      if (!events) continue;
+      const block = { local_time: this.localTime, block_time: this.time, block_number: this.blockNumber, events };
+      out.push({ stream, line: JSON.stringify(block), blockTime: this.time, blockTimeMs: this.timeMs, blockNumber: this.blockNumber });
+    }
+    return out;
+  }
+}

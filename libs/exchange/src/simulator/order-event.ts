@@ -1,0 +1,41 @@
+/** The wire shape of an order inside a `node_order_statuses_by_block` event, keys in hl-node's order. */
+export interface WireOrder {
+  coin: string;
+  side: 'A' | 'B';
+  limitPx: string;
+  sz: string;
+  oid: number;
+  timestamp: number;
+  triggerCondition: string;
+  isTrigger: boolean;
+  triggerPx: string;
+  children: WireOrder[];
+  isPositionTpsl: boolean;
+  reduceOnly: boolean;
+  orderType: 'Limit' | 'Stop Limit' | 'Stop Market' | 'Take Profit Limit' | 'Take Profit Market';
+  origSz: string;
+  tif: 'Alo' | 'Ioc' | 'Gtc' | null;
+  cloid: string | null;
+}
+
+export interface WireBuilder {
+  b: string;
+  /** Builder fee in tenths of a basis point. */
+  f: number;
+}
+
+export function orderStatusEvent(
+  time: string,
+  user: string,
+  hash: string | null,
+  builder: WireBuilder | null,
+  status: string,
+  order: WireOrder,
+): Record<string, unknown> {
+  return { time, user, hash, builder, status, order };
+}
+
+/** The same order with `sz` left; origSz stays what was placed. */
+export function withRemaining(order: WireOrder, sz: string): WireOrder {
+  return { ...order, sz };
+}

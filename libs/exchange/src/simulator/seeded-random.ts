@@ -1,0 +1,51 @@
+/**
+ * mulberry32: a tiny 32-bit PRNG. The simulator must be byte-for-byte reproducible from its seed, so
+ * nothing here may touch Math.random or transcendental functions whose last bit could vary by platform.
+ */
+export class SeededRandom {
+  private state: number;
+
+  constructor(seed: number) {
+    // Mix the seed once so neighbouring seeds (1, 2, 3) do not start with correlated outputs.
+    this.state = (Math.imul(seed >>> 0, 0x9e3779b1) ^ 0x6d2b79f5) >>> 0;
+  }
+
+  /** Uniform in [0, 1). */
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** Integer in [min, max], both inclusive. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  between(min: number, max: number): number {
+    return min + this.next() * (max - min);
+  }
+
+  chance(probability: number): boolean {
+    return this.next() < probability;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new Error('pick from an empty list');
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+
+  /** Roughly standard normal (Irwin-Hall of four uniforms): only + and *, so exactly reproducible. */
+  normal(): number {
+    return (this.next() + this.next() + this.next() + this.next() - 2) * Math.sqrt(3);
+  }
+
+  /** `digits` lowercase hex digits. */
+  hex(digits: number): string {
+    let out = '';
+    while (out.length < digits) out += (Math.floor(this.next() * 65536) + 65536).toString(16).slice(1);
+    return out.slice(0, digits);
+  }
+}

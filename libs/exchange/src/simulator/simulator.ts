@@ -1,0 +1,650 @@
+import Big from 'big.js';
+import { BlockDraft } from './block-draft.js';
+import { MarketBook, type Market } from './market-book.js';
+import { orderStatusEvent, withRemaining, type WireBuilder, type WireOrder } from './order-event.js';
+import { SeededRandom } from './seeded-random.js';
+import type { SimLine, SimulatorSettings } from './simulator.types.js';
+import { WalletBook, type Wallet, type WalletSnapshot } from './wallet-book.js';
+import { hlDecimal, nodeTime, unitsToBig, unitsToDecimal, ZERO_HASH } from './wire-format.js';
+
+const TAKER_FEE = new Big('0.00045');
+const MAKER_REBATE = new Big('0.00002');
+const BUILDER_FEE = new Big('0.0001');
+const BUILDER_FEE_TENTHS_BP = 10;
+const TWAP_SLICE_MS = 30_000;
+const HOUR_MS = 3_600_000;
+// Fixed rotation rather than a draw, so any run with a handful of TWAPs shows every ending.
+const TWAP_ENDINGS = ['finished', 'terminated', 'finished', 'error', 'finished', 'terminated', 'error'] as const;
+const TRIGGER_TYPES = ['Stop Market', 'Stop Limit', 'Take Profit Market', 'Take Profit Limit'] as const;
+
+type Side = 'A' | 'B';
+const opposite = (side: Side): Side => (side === 'A' ? 'B' : 'A');
+
+interface TradeRequest {
+  taker: Wallet;
+  maker: Wallet;
+  market: Market;
+  /** The taker's side. */
+  side: Side;
+  units: number;
+  pxTicks: number;
+  hash: string;
+  takerOid: number;
+  makerOid: number;
+  twapId: number | null;
+  builder: string | null;
+  takerCloid: string | null;
+  makerCloid: string | null;
+  liquidation: { liquidatedUser: string; markPx: string; method: string } | null;
+}
+
+interface ActiveTwap {
+  id: number;
+  owner: Wallet;
+  market: Market;
+  side: Side;
+  sliceUnits: number;
+  totalUnits: number;
+  minutes: number;
+  randomize: boolean;
+  startedMs: number;
+  stopAfter: number;
+  ending: (typeof TWAP_ENDINGS)[number];
+  slicesDone: number;
+  executedUnits: number;
+  executedNtl: Big;
+  nextSliceMs: number;
+}
+
+interface PendingTrigger {
+  wallet: Wallet;
+  market: Market;
+  order: WireOrder;
+  units: number;
+  above: boolean;
+  triggerTicks: number;
+  expiresMs: number;
+  builder: WireBuilder | null;
+}
+
+/**
+ * A deterministic synthetic Hyperliquid. It owns its exchange clock (started at `startTimeMs`, moved
+ * 0.1 to 1 s per block) and writes what happens as hl-node `--batch-by-block` lines, so the real
+ * parser is what reads them. Same settings, same lines, byte for byte.
+ */
+export class HyperliquidSimulator {
+  readonly markets: MarketBook;
+  readonly wallets: WalletBook;
+  private readonly random: SeededRandom;
+  private readonly volatility: number;
+  private readonly builders: string[];
+  private readonly validators: string[];
+  private clockMs: number;
+  private pendingDtMs: number | null = null;
+  private blockNumber = 800_000_000;
+  private oid = 300_000_000_000;
+  private tid = 100_000_000_000_000;
+  private twapId = 1_000_000;
+  private nonce = 0;
+  private readonly twaps: ActiveTwap[] = [];
+  private readonly triggers: PendingTrigger[] = [];
+
+  constructor(private readonly settings: SimulatorSettings) {
+    if (!Number.isSafeInteger(settings.startTimeMs) || settings.startTimeMs < 0) throw new Error('startTimeMs must be epoch ms');
+    if (settings.wallets < 2) throw new Error('wallets must be 2 or more');
+    if (!(settings.eventsPerSecond > 0)) throw new Error('eventsPerSecond must be positive');
+    this.random = new SeededRandom(settings.seed);
+    this.volatility = settings.hourlyVolatility ?? 0.02;
+    this.clockMs = settings.startTimeMs;
+    this.markets = new MarketBook(settings.markets);
+    this.wallets = new WalletBook(settings.wallets, settings.makers ?? 3, this.random, this.markets);
+    this.builders = [0, 1, 2].map(() => `0x${this.random.hex(40)}`);
+    this.validators = [0, 1, 2].map(() => `0x${this.random.hex(40)}`);
+  }
+
+  /** Exchange time of the last block (epoch ms). */
+  get nowMs(): number {
+    return this.clockMs;
+  }
+
+  /**
+   * Lines of every block up to and including `untilMs`, in block order. Runs can be chained
+   * (run(a) then run(b)) with the same output as run(b) alone.
+   */
+  *run(untilMs: number): Generator<SimLine> {
+    for (;;) {
+      this.pendingDtMs ??= this.random.int(100, 1000);
+      if (this.clockMs + this.pendingDtMs > untilMs) return;
+      const dt = this.pendingDtMs;
+      this.pendingDtMs = null;
+      yield* this.block(dt);
+    }
+  }
+
+  /** Every wallet's state now (positions, cash, equity, PnL, HYPE spot and staked): what a state source snapshots. */
+  walletStates(): WalletSnapshot[] {
+    return this.wallets.wallets.map((w) => this.wallets.snapshot(w));
+  }
+
+  walletState(address: string): WalletSnapshot | null {
+    const wallet = this.wallets.get(address);
+    return wallet ? this.wallets.snapshot(wallet) : null;
+  }
+
+  /** Current mark price of each market. */
+  marketPrices(): { coin: string; px: string }[] {
+    return this.markets.markets.map((m) => ({ coin: m.coin, px: m.pxText() }));
+  }
+
+  private block(dt: number): SimLine[] {
+    const previous = this.clockMs;
+    this.clockMs += dt;
+    this.blockNumber += Math.floor(dt / 70) + 1;
+    const time = nodeTime(this.clockMs, this.random.int(0, 999_999));
+    const local = nodeTime(this.clockMs + this.random.int(50, 400), this.random.int(0, 999_999));
+    const draft = new BlockDraft(this.blockNumber, this.clockMs, time, local);
+
+    this.markets.step(this.random, dt, this.volatility);
+    if (Math.floor(previous / HOUR_MS) !== Math.floor(this.clockMs / HOUR_MS)) this.funding(draft);
+    this.fireTriggers(draft);
+    this.liquidate(draft);
+    this.twapSlices(draft);
+    const expected = (this.settings.eventsPerSecond * dt) / 1000;
+    const count = Math.floor(expected) + (this.random.chance(expected - Math.floor(expected)) ? 1 : 0);
+    for (let i = 0; i < count; i++) this.userAction(draft);
+    return draft.lines();
+  }
+
+  private userAction(d: BlockDraft): void {
+    const r = this.random.next();
+    const wallet = this.random.pick(this.wallets.traders);
+    const market = this.random.pick(this.markets.markets);
+    if (r < 0.7) this.marketTrade(d, wallet, market);
+    else if (r < 0.77) this.placeTrigger(d, wallet);
+    else if (r < 0.79) this.startTwap(d, wallet, market);
+    else if (r < 0.8) this.rejectedOrder(d, wallet, market);
+    else if (r < 0.86) this.deposit(d, wallet);
+    else if (r < 0.91) this.withdraw(d, wallet);
+    else if (r < 0.93) this.sendHype(d, wallet);
+    else if (r < 0.97) this.stake(d, wallet);
+    else this.unstake(d, wallet);
+  }
+
+  // ---- trading -------------------------------------------------------------------------------
+
+  private hash(): string {
+    return `0x${this.random.hex(64)}`;
+  }
+
+  private cloid(probability: number): string | null {
+    return this.random.chance(probability) ? `0x${this.random.hex(32)}` : null;
+  }
+
+  private nextNonce(): number {
+    this.nonce = Math.max(this.nonce + 1, this.clockMs);
+    return this.nonce;
+  }
+
+  /** Size units of a wallet's open position in a market (0 if flat). */
+  private positionUnits(wallet: Wallet, market: Market): number {
+    const position = wallet.positions.get(market.coin);
+    return position ? position.szi.times(new Big(10).pow(market.spec.szDecimals)).toNumber() : 0;
+  }
+
+  /** Both fills of one trade, sharing a tid; positions and cash move with them. */
+  private trade(d: BlockDraft, t: TradeRequest): void {
+    const { market } = t;
+    const px = unitsToBig(t.pxTicks, market.spec.pxDecimals);
+    const sz = unitsToBig(t.units, market.spec.szDecimals);
+    const notional = px.times(sz);
+    const builderFee = t.builder === null ? null : notional.times(BUILDER_FEE).round(6, Big.roundUp);
+    const takerFee = notional.times(TAKER_FEE).round(6, Big.roundHalfUp).plus(builderFee ?? 0);
+    const makerFee = notional.times(MAKER_REBATE).round(6, Big.roundHalfUp).neg();
+    const tid = (this.tid += this.random.int(1, 5000));
+    const sides: [Wallet, Side, boolean, number, Big, string | null][] = [
+      [t.taker, t.side, true, t.takerOid, takerFee, t.takerCloid],
+      [t.maker, opposite(t.side), false, t.makerOid, makerFee, t.makerCloid],
+    ];
+    for (const [wallet, side, crossed, oid, fee, cloid] of sides) {
+      const effect = this.wallets.applyFill(wallet, market.coin, side, px, sz, fee);
+      const fill: Record<string, unknown> = {
+        coin: market.coin,
+        px: market.pxText(t.pxTicks),
+        sz: unitsToDecimal(t.units, market.spec.szDecimals),
+        side,
+        time: this.clockMs,
+        startPosition: effect.startPosition,
+        dir: effect.dir,
+        closedPnl: effect.closedPnl,
+        hash: t.hash,
+        oid,
+        crossed,
+        fee: hlDecimal(fee, 6),
+        tid,
+      };
+      if (cloid !== null) fill['cloid'] = cloid;
+      if (t.liquidation !== null) fill['liquidation'] = t.liquidation;
+      fill['feeToken'] = 'USDC';
+      fill['twapId'] = crossed ? t.twapId : null;
+      if (crossed && t.builder !== null && builderFee !== null) {
+        fill['builder'] = t.builder;
+        fill['builderFee'] = hlDecimal(builderFee, 6);
+      }
+      d.add('node_fills_by_block', [wallet.address, fill]);
+    }
+  }
+
+  private limitOrder(market: Market, side: Side, limitTicks: number, units: number, tif: WireOrder['tif'], cloid: string | null): WireOrder {
+    const sz = unitsToDecimal(units, market.spec.szDecimals);
+    return {
+      coin: market.coin,
+      side,
+      limitPx: market.pxText(limitTicks),
+      sz,
+      oid: ++this.oid,
+      timestamp: this.clockMs,
+      triggerCondition: 'N/A',
+      isTrigger: false,
+      triggerPx: '0.0',
+      children: [],
+      isPositionTpsl: false,
+      reduceOnly: false,
+      orderType: 'Limit',
+      origSz: sz,
+      tif,
+      cloid,
+    };
+  }
+
+  /** How many units a taker trade would be, or 0: reduce or flip an open position, or open within the wallet's leverage. */
+  private takerSize(wallet: Wallet, market: Market): { side: Side; units: number } {
+    const held = this.positionUnits(wallet, market);
+    const equity = this.wallets.equity(wallet).toNumber();
+    if (held !== 0 && this.random.chance(0.45)) {
+      const fraction = this.random.pick([0.25, 0.5, 1, 1, 1.5]);
+      return { side: held > 0 ? 'A' : 'B', units: Math.max(1, Math.round(Math.abs(held) * fraction)) };
+    }
+    const capacity = equity * wallet.profile.leverage - this.wallets.notional(wallet);
+    if (equity <= 1 || capacity <= equity * 0.05) return { side: 'B', units: 0 };
+    const degen = wallet.profile.leverage > 10;
+    const notional = capacity * (degen ? this.random.between(0.6, 0.95) : this.random.between(0.1, 0.5));
+    return { side: this.random.chance(0.5) ? 'B' : 'A', units: market.unitsFor(notional) };
+  }
+
+  private marketTrade(d: BlockDraft, taker: Wallet, market: Market): void {
+    const { side, units } = this.takerSize(taker, market);
+    if (units <= 0) return;
+    const maker = this.random.pick(this.wallets.makers);
+    const slip = this.random.int(0, 2);
+    const pxTicks = Math.max(1, side === 'B' ? market.ticks + slip : market.ticks - slip);
+    const builder = this.random.chance(0.2) ? this.random.pick(this.builders) : null;
+    const wireBuilder = builder === null ? null : { b: builder, f: BUILDER_FEE_TENTHS_BP };
+    const hash = this.hash();
+
+    // The maker's resting order is sometimes bigger than the trade: the rest is canceled afterwards, so
+    // the canceled status shows a reduced sz with the original origSz.
+    const makerUnits = this.random.chance(0.3) ? units + this.random.int(1, units) : units;
+    const makerOrder = this.limitOrder(market, opposite(side), pxTicks, makerUnits, 'Alo', this.cloid(0.5));
+    const takerOrder = this.limitOrder(market, side, market.ticksAt(side === 'B' ? 0.01 : -0.01), units, 'Ioc', this.cloid(0.3));
+    d.add('node_order_statuses_by_block', orderStatusEvent(d.time, maker.address, this.hash(), null, 'open', makerOrder));
+    this.trade(d, {
+      taker,
+      maker,
+      market,
+      side,
+      units,
+      pxTicks,
+      hash,
+      takerOid: takerOrder.oid,
+      makerOid: makerOrder.oid,
+      twapId: null,
+      builder,
+      takerCloid: takerOrder.cloid,
+      makerCloid: makerOrder.cloid,
+      liquidation: null,
+    });
+    const zero = unitsToDecimal(0, market.spec.szDecimals);
+    d.add('node_order_statuses_by_block', orderStatusEvent(d.time, taker.address, null, wireBuilder, 'filled', withRemaining(takerOrder, zero)));
+    if (makerUnits === units) {
+      d.add('node_order_statuses_by_block', orderStatusEvent(d.time, maker.address, null, null, 'filled', withRemaining(makerOrder, zero)));
+    } else {
+      const rest = unitsToDecimal(makerUnits - units, market.spec.szDecimals);
+      d.add('node_order_statuses_by_block', orderStatusEvent(d.time, maker.address, this.hash(), null, 'canceled', withRemaining(makerOrder, rest)));
+    }
+  }
+
+  /** An order far beyond the wallet's margin: hl-node reports it with a rejection status and no fill. */
+  private rejectedOrder(d: BlockDraft, wallet: Wallet, market: Market): void {
+    const equity = Math.max(1000, this.wallets.equity(wallet).toNumber());
+    const units = Math.max(1, market.unitsFor(equity * 60));
+    const side: Side = this.random.chance(0.5) ? 'B' : 'A';
+    const order = this.limitOrder(market, side, market.ticksAt(side === 'B' ? 0.001 : -0.001), units, 'Gtc', this.cloid(0.3));
+    d.add('node_order_statuses_by_block', orderStatusEvent(d.time, wallet.address, null, null, 'perpMarginRejected', order));
+  }
+
+  private placeTrigger(d: BlockDraft, wallet: Wallet): void {
+    const held = [...wallet.positions.values()];
+    if (held.length === 0) return;
+    const market = this.markets.get(this.random.pick(held).coin);
+    const units = Math.abs(this.positionUnits(wallet, market));
+    const long = units > 0 && this.positionUnits(wallet, market) > 0;
+    const orderType = this.random.pick(TRIGGER_TYPES);
+    const stop = orderType.startsWith('Stop');
+    // A stop sits on the losing side of the position, a take-profit on the winning side.
+    const above = stop ? !long : long;
+    const distance = this.random.between(0.002, 0.01);
+    const triggerTicks = market.ticksAt(above ? distance : -distance);
+    const side: Side = long ? 'A' : 'B';
+    const isMarket = orderType.endsWith('Market');
+    const slippage = isMarket ? 0.1 : 0.002;
+    const limitTicks = Math.max(1, Math.round(triggerTicks * (side === 'B' ? 1 + slippage : 1 - slippage)));
+    const size = this.random.chance(0.5) ? units : Math.max(1, Math.floor(units / 2));
+    const triggerPx = market.pxText(triggerTicks);
+    const base = this.limitOrder(market, side, limitTicks, size, null, this.cloid(0.3));
+    const order: WireOrder = {
+      ...base,
+      triggerCondition: `Price ${above ? 'above' : 'below'} ${triggerPx}`,
+      isTrigger: true,
+      triggerPx,
+      reduceOnly: true,
+      orderType,
+    };
+    const builder = this.random.chance(0.2) ? { b: this.random.pick(this.builders), f: BUILDER_FEE_TENTHS_BP } : null;
+    const expiresMs = this.clockMs + this.random.int(30 * 60_000, 3 * HOUR_MS);
+    this.triggers.push({ wallet, market, order, units: size, above, triggerTicks, expiresMs, builder });
+    d.add('node_order_statuses_by_block', orderStatusEvent(d.time, wallet.address, this.hash(), builder, 'open', order));
+  }
+
+  private fireTriggers(d: BlockDraft): void {
+    for (let i = 0; i < this.triggers.length; ) {
+      const t = this.triggers[i]!;
+      const reached = t.above ? t.market.ticks >= t.triggerTicks : t.market.ticks <= t.triggerTicks;
+      if (!reached && this.clockMs < t.expiresMs) {
+        i++;
+        continue;
+      }
+      this.triggers.splice(i, 1);
+      const { wallet, market, order, builder } = t;
+      if (!reached) {
+        d.add('node_order_statuses_by_block', orderStatusEvent(d.time, wallet.address, this.hash(), builder, 'canceled', order));
+        continue;
+      }
+      d.add('node_order_statuses_by_block', orderStatusEvent(d.time, wallet.address, null, builder, 'triggered', order));
+      // Reduce-only: it can only shrink what is still open on the closing side.
+      const held = this.positionUnits(wallet, market);
+      const reducible = order.side === 'A' ? Math.max(0, held) : Math.max(0, -held);
+      const units = Math.min(t.units, reducible);
+      if (units === 0) {
+        d.add('node_order_statuses_by_block', orderStatusEvent(d.time, wallet.address, null, builder, 'canceled', order));
+        continue;
+      }
+      this.trade(d, {
+        taker: wallet,
+        maker: this.random.pick(this.wallets.makers),
+        market,
+        side: order.side,
+        units,
+        pxTicks: market.ticks,
+        hash: this.hash(),
+        takerOid: order.oid,
+        makerOid: ++this.oid,
+        twapId: null,
+        builder: builder?.b ?? null,
+        takerCloid: order.cloid,
+        makerCloid: null,
+        liquidation: null,
+      });
+      const zero = unitsToDecimal(0, market.spec.szDecimals);
+      d.add('node_order_statuses_by_block', orderStatusEvent(d.time, wallet.address, null, builder, 'filled', withRemaining(order, zero)));
+    }
+  }
+
+  // ---- liquidations -----------------------------------------------------------------------
+
+  private liquidate(d: BlockDraft): void {
+    const liquidator = this.wallets.makers[0]!;
+    for (const market of this.markets.markets) {
+      const px = market.pxNumber;
+      const bounds = this.wallets.liquidationBounds(market.coin);
+      if (px > bounds.longMax && px < bounds.shortMin) continue;
+      // Most holders are far from liquidation: compare floats first, touch Big only for the few that cross.
+      const crossed = [...(this.wallets.holders.get(market.coin) ?? [])].filter((w) => {
+        const liqPx = w.liquidationPx.get(market.coin);
+        if (liqPx === undefined || w === liquidator) return false;
+        return w.positions.get(market.coin)!.szi.s > 0 ? px <= liqPx : px >= liqPx;
+      });
+      for (const victim of crossed) {
+        const held = this.positionUnits(victim, market);
+        const markPx = market.pxText();
+        const accountValue = hlDecimal(this.wallets.equity(victim), 6);
+        const szi = hlDecimal(victim.positions.get(market.coin)!.szi, market.spec.szDecimals);
+        const ntl = hlDecimal(unitsToBig(Math.abs(held), market.spec.szDecimals).times(market.px), 6);
+        this.trade(d, {
+          taker: victim,
+          maker: liquidator,
+          market,
+          side: held > 0 ? 'A' : 'B',
+          units: Math.abs(held),
+          pxTicks: market.ticks,
+          hash: this.hash(),
+          takerOid: ++this.oid,
+          makerOid: ++this.oid,
+          twapId: null,
+          builder: null,
+          takerCloid: null,
+          makerCloid: null,
+          liquidation: { liquidatedUser: victim.address, markPx, method: 'market' },
+        });
+        d.add('misc_events_by_block', this.miscEvent(d, {
+          LedgerUpdate: {
+            users: [victim.address],
+            delta: { type: 'liquidation', liquidatedNtlPos: ntl, accountValue, leverageType: 'Cross', liquidatedPositions: [{ coin: market.coin, szi }] },
+          },
+        }));
+      }
+    }
+  }
+
+  // ---- TWAPs ------------------------------------------------------------------------------
+
+  private twapState(t: ActiveTwap): Record<string, unknown> {
+    const { spec } = t.market;
+    return {
+      coin: t.market.coin,
+      user: t.owner.address,
+      side: t.side,
+      sz: unitsToDecimal(t.totalUnits, spec.szDecimals),
+      executedSz: unitsToDecimal(t.executedUnits, spec.szDecimals),
+      executedNtl: hlDecimal(t.executedNtl, 6),
+      minutes: t.minutes,
+      reduceOnly: false,
+      randomize: t.randomize,
+      timestamp: t.startedMs,
+    };
+  }
+
+  private startTwap(d: BlockDraft, owner: Wallet, market: Market): void {
+    const { side, units } = this.takerSize(owner, market);
+    const minutes = this.random.int(5, 30);
+    const slices = (minutes * 60_000) / TWAP_SLICE_MS;
+    const sliceUnits = Math.floor(units / slices);
+    if (sliceUnits < 1) return;
+    const id = ++this.twapId;
+    const ending = TWAP_ENDINGS[id % TWAP_ENDINGS.length]!;
+    const twap: ActiveTwap = {
+      id,
+      owner,
+      market,
+      side,
+      sliceUnits,
+      totalUnits: sliceUnits * slices,
+      minutes,
+      randomize: this.random.chance(0.3),
+      startedMs: this.clockMs,
+      stopAfter: ending === 'finished' ? slices : ending === 'terminated' ? Math.floor(slices / 2) : Math.max(1, Math.floor(slices / 3)),
+      ending,
+      slicesDone: 0,
+      executedUnits: 0,
+      executedNtl: new Big(0),
+      nextSliceMs: this.clockMs + TWAP_SLICE_MS,
+    };
+    this.twaps.push(twap);
+    d.add('node_twap_statuses_by_block', { time: d.time, twap_id: id, state: this.twapState(twap), status: 'activated' });
+  }
+
+  private twapSlices(d: BlockDraft): void {
+    for (let i = 0; i < this.twaps.length; ) {
+      const t = this.twaps[i]!;
+      if (t.nextSliceMs > this.clockMs) {
+        i++;
+        continue;
+      }
+      const pxTicks = Math.max(1, t.market.ticks + (t.side === 'B' ? 1 : -1));
+      this.trade(d, {
+        taker: t.owner,
+        maker: this.random.pick(this.wallets.makers),
+        market: t.market,
+        side: t.side,
+        units: t.sliceUnits,
+        pxTicks,
+        // TWAP slices carry the all-zero hash on both sides, as hl-node writes them.
+        hash: ZERO_HASH,
+        takerOid: ++this.oid,
+        makerOid: ++this.oid,
+        twapId: t.id,
+        builder: null,
+        takerCloid: null,
+        makerCloid: this.cloid(0.5),
+        liquidation: null,
+      });
+      t.slicesDone++;
+      t.executedUnits += t.sliceUnits;
+      t.executedNtl = t.executedNtl.plus(unitsToBig(pxTicks, t.market.spec.pxDecimals).times(unitsToBig(t.sliceUnits, t.market.spec.szDecimals)));
+      t.nextSliceMs += TWAP_SLICE_MS;
+      if (t.slicesDone < t.stopAfter) {
+        i++;
+        continue;
+      }
+      this.twaps.splice(i, 1);
+      const status = t.ending === 'error' ? { error: 'Insufficient margin to place order.' } : t.ending;
+      d.add('node_twap_statuses_by_block', { time: d.time, twap_id: t.id, state: this.twapState(t), status });
+    }
+  }
+
+  // ---- ledger, staking, funding -----------------------------------------------------------
+
+  private miscEvent(d: BlockDraft, inner: Record<string, unknown>, hash = this.hash()): Record<string, unknown> {
+    return { time: d.time, hash, inner };
+  }
+
+  private cents(amount: number): number {
+    return Math.max(1, Math.round(amount * 100));
+  }
+
+  private deposit(d: BlockDraft, wallet: Wallet): void {
+    const cents = this.cents(wallet.profile.targetEquity * this.random.between(0.002, 0.02));
+    wallet.cash = wallet.cash.plus(unitsToBig(cents, 2));
+    this.wallets.refreshLiquidationPrices(wallet);
+    d.add('misc_events_by_block', this.miscEvent(d, { LedgerUpdate: { users: [wallet.address], delta: { type: 'deposit', usdc: unitsToDecimal(cents, 2) } } }));
+  }
+
+  /** The fee is inside `usdc`: the perp balance drops by `usdc`, the user receives usdc - fee. */
+  private withdraw(d: BlockDraft, wallet: Wallet): void {
+    const equity = this.wallets.equity(wallet).toNumber();
+    const free = equity - this.wallets.notional(wallet) / 20;
+    if (free < 50) return;
+    const cents = this.cents(Math.min(free, wallet.profile.targetEquity) * this.random.between(0.002, 0.02));
+    if (cents <= 100) return;
+    wallet.cash = wallet.cash.minus(unitsToBig(cents, 2));
+    this.wallets.refreshLiquidationPrices(wallet);
+    const delta = { type: 'withdraw', usdc: unitsToDecimal(cents, 2), nonce: this.nextNonce(), fee: '1.0' };
+    d.add('misc_events_by_block', this.miscEvent(d, { LedgerUpdate: { users: [wallet.address], delta } }));
+  }
+
+  private hypePrice(): Big {
+    const hype = this.markets.markets.find((m) => m.coin === 'HYPE');
+    return hype ? hype.px : new Big(38);
+  }
+
+  /** A spot HYPE send between two wallets, shaped like the recorded `send` delta. */
+  private sendHype(d: BlockDraft, wallet: Wallet): void {
+    const cents = Math.floor(wallet.spotHype.times(100).toNumber() * this.random.between(0.05, 0.5));
+    if (cents < 1) return;
+    let destination = this.random.pick(this.wallets.traders);
+    if (destination === wallet) destination = this.wallets.traders[(this.wallets.traders.indexOf(wallet) + 1) % this.wallets.traders.length]!;
+    const amount = unitsToBig(cents, 2);
+    wallet.spotHype = wallet.spotHype.minus(amount);
+    destination.spotHype = destination.spotHype.plus(amount);
+    const delta = {
+      type: 'send',
+      user: wallet.address,
+      destination: destination.address,
+      sourceDex: 'spot',
+      destinationDex: 'spot',
+      token: 'HYPE',
+      amount: hlDecimal(amount, 8),
+      usdcValue: hlDecimal(amount.times(this.hypePrice()), 6),
+      fee: '0.0',
+      nativeTokenFee: '0.0',
+      nonce: this.nextNonce(),
+      feeToken: '',
+    };
+    d.add('misc_events_by_block', this.miscEvent(d, { LedgerUpdate: { users: [wallet.address, destination.address], delta } }));
+  }
+
+  /** Spot HYPE into staking (CDeposit) and delegated to a validator in the same transaction. */
+  private stake(d: BlockDraft, wallet: Wallet): void {
+    const cents = Math.floor(wallet.spotHype.times(100).toNumber() * this.random.between(0.1, 0.5));
+    if (cents < 1) return;
+    const amount = unitsToBig(cents, 2);
+    wallet.spotHype = wallet.spotHype.minus(amount);
+    wallet.stakedHype = wallet.stakedHype.plus(amount);
+    const text = hlDecimal(amount, 8);
+    const hash = this.hash();
+    d.add('misc_events_by_block', this.miscEvent(d, { CDeposit: { user: wallet.address, amount: text } }, hash));
+    const validator = this.random.pick(this.validators);
+    d.add('misc_events_by_block', this.miscEvent(d, { Delegation: { user: wallet.address, validator, amount: text, is_undelegate: false } }, hash));
+  }
+
+  /** Undelegate and withdraw from staking; the 7-day unstaking queue is not modelled: the HYPE is back in spot at once. */
+  private unstake(d: BlockDraft, wallet: Wallet): void {
+    const cents = Math.floor(wallet.stakedHype.times(100).toNumber() * this.random.between(0.1, 0.5));
+    if (cents < 1) return;
+    const amount = unitsToBig(cents, 2);
+    wallet.stakedHype = wallet.stakedHype.minus(amount);
+    wallet.spotHype = wallet.spotHype.plus(amount);
+    const text = hlDecimal(amount, 8);
+    const hash = this.hash();
+    const validator = this.random.pick(this.validators);
+    d.add('misc_events_by_block', this.miscEvent(d, { Delegation: { user: wallet.address, validator, amount: text, is_undelegate: true } }, hash));
+    d.add('misc_events_by_block', this.miscEvent(d, { CWithdrawal: { user: wallet.address, amount: text, is_finalized: false } }, hash));
+  }
+
+  /** Hourly funding: a positive amount is received, so longs pay when the rate is positive. */
+  private funding(d: BlockDraft): void {
+    const deltas: Record<string, string>[] = [];
+    for (const market of this.markets.markets) {
+      const rate = unitsToBig(market.fundingRateUnits, 10);
+      for (const wallet of this.wallets.holders.get(market.coin) ?? []) {
+        const position = wallet.positions.get(market.coin)!;
+        const amount = position.szi.times(market.px).times(rate).neg().round(6, Big.roundHalfUp);
+        wallet.cash = wallet.cash.plus(amount);
+        wallet.funding = wallet.funding.plus(amount);
+        deltas.push({
+          user: wallet.address,
+          coin: market.coin,
+          funding_amount: hlDecimal(amount, 6),
+          szi: hlDecimal(position.szi, market.spec.szDecimals),
+          funding_rate: hlDecimal(rate, 10),
+        });
+      }
+    }
+    for (const wallet of this.wallets.wallets) if (wallet.positions.size > 0) this.wallets.refreshLiquidationPrices(wallet);
+    if (deltas.length > 0) d.add('misc_events_by_block', this.miscEvent(d, { Funding: { deltas } }, ZERO_HASH));
+  }
+}
+
+/** The lines of a fresh simulator from its start to `untilMs`. */
+export function* simulate(settings: SimulatorSettings, untilMs: number): Generator<SimLine> {
+  yield* new HyperliquidSimulator(settings).run(untilMs);
+}

@@ -1,0 +1,28 @@
+import type { NodeStream } from '../node/node-block.types.js';
+
+export interface SimulatorSettings {
+  seed: number;
+  /** Exchange time (epoch ms) of the simulator's first instant; the simulator never reads a clock. */
+  startTimeMs: number;
+  /** Trading wallets; a few market-maker wallets are added on top. */
+  wallets: number;
+  /** How many markets of the catalogue (1 to 12); three or more include HIP-3 markets. */
+  markets: number;
+  /** Mean user actions (trades, orders, TWAPs, ledger moves) per second of exchange time. */
+  eventsPerSecond: number;
+  /** Standard deviation of price moves per hour (0.02 = 2 %); defaults to 0.02. */
+  hourlyVolatility?: number;
+  /** Market-maker wallets; defaults to 3. */
+  makers?: number;
+}
+
+/** One hl-node `--batch-by-block` line, ready to be written to `<stream>/hourly/YYYYMMDD/H`. */
+export interface SimLine {
+  stream: NodeStream;
+  /** The JSON block, without the trailing newline. */
+  line: string;
+  /** The block's time as hl-node writes it. */
+  blockTime: string;
+  blockTimeMs: number;
+  blockNumber: number;
+}
