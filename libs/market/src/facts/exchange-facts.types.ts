@@ -1,0 +1,32 @@
+import type { NodeBlock, NodeStream } from '../../../exchange/src/index.js';
+
+/**
+ * Where a feed stream stands, stored as JSON with the facts. Only `lastBlock` is read here (the
+ * highest block already applied); the rest (file, offset, line for hl-node) belongs to the feed.
+ * `NodeStreamCheckpoint` is one.
+ */
+export interface FeedPosition {
+  lastBlock: number | null;
+}
+
+/** One parsed block of a stream with the position to store once its facts are written. */
+export interface FeedBlock<P extends FeedPosition = FeedPosition> {
+  stream: NodeStream;
+  block: NodeBlock;
+  position: P;
+}
+
+/** Rows actually inserted by one `writeBlocks` (a replayed block adds none). */
+export interface WriteBlocksResult {
+  /** Blocks whose stream checkpoint was already at or past them: none of their facts were looked at. */
+  skippedBlocks: number;
+  fills: number;
+  twapStatuses: number;
+  ledgerUpdates: number;
+  fundingPayments: number;
+}
+
+/** What the repositories need of a connection: the transaction's EntityManager in practice. */
+export interface SqlRunner {
+  query(sql: string, parameters?: unknown[]): Promise<any>;
+}

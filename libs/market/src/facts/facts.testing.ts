@@ -1,0 +1,49 @@
+import { DataSource } from 'typeorm';
+import { fixtureJson } from '../../../exchange/src/fixtures.testing.js';
+import { parseBlockLine, type NodeBlock, type NodeStream } from '../../../exchange/src/index.js';
+import type { FeedBlock } from './exchange-facts.types.js';
+
+// Test helpers only (not exported from index.ts).
+
+export interface TestPosition {
+  file: string;
+  offset: number;
+  line: number;
+  lastBlock: number | null;
+}
+
+/** Parses one block line; a line with any issue fails the test rather than storing half a block. */
+export function parseLine(stream: NodeStream, text: string): NodeBlock {
+  const result = parseBlockLine(stream, text, {});
+  if (!result.ok) throw new Error(result.error.message);
+  if (result.issues.length > 0) throw new Error(`${result.issues[0]!.path} ${result.issues[0]!.message}`);
+  return result.value;
+}
+
+export function feedBlock(stream: NodeStream, block: NodeBlock, line: number): FeedBlock<TestPosition> {
+  return { stream, block, position: { file: 'test/0', offset: line * 100, line, lastBlock: block.blockNumber } };
+}
+
+/** A pretty-printed fixture block (or each element of an array fixture) as the hl-node line it was. */
+export function fixtureBlocks(name: string, stream: NodeStream): NodeBlock[] {
+  const json = fixtureJson(name);
+  return (Array.isArray(json) ? json : [json]).map((value) => parseLine(stream, JSON.stringify(value)));
+}
+
+export const FACT_TABLES: Record<string, string> = {
+  fills: 'tid, address',
+  twap_statuses: 'twap_id, status, block_number',
+  ledger_updates: 'hash, address, type',
+  funding_payments: 'address, coin, time',
+  market_prices: 'coin',
+};
+
+/** Every row of the tables, ordered by key, as text: what "unchanged" is compared on. */
+export async function dumpTables(dataSource: DataSource, tables: Record<string, string>): Promise<Record<string, unknown[]>> {
+  const dump: Record<string, unknown[]> = {};
+  for (const [table, key] of Object.entries(tables)) {
+    const rows: Array<{ row: string }> = await dataSource.query(`SELECT t::text AS row FROM ${table} t ORDER BY ${key}`);
+    dump[table] = rows.map((r) => r.row);
+  }
+  return dump;
+}

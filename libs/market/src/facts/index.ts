@@ -1,0 +1,3 @@
+export * from './exchange-facts.types.js';
+export * from './exchange-facts.writer.js';
+export * from './feed-checkpoint.repository.js';
