@@ -1,10 +1,10 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { JsonLogger, Metrics } from '../../../libs/runtime/src/index.js';
+import { JsonLogger } from '../../../libs/runtime/src/index.js';
 import { ApiModule } from './api.module.js';
 import { AllExceptionsFilter } from './http/all-exceptions.filter.js';
-import { requestContext } from './http/request-context.middleware.js';
+import { RequestObserver } from './http/request-observer.js';
 import { ApiValidationPipe } from './http/api-validation.pipe.js';
 
 /** The api exactly as production runs it; `main.ts`, `npm start`, the e2e tests and the benchmark all call this. */
@@ -12,7 +12,7 @@ export async function createApiApp(): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(ApiModule, { bufferLogs: true });
   const logger = app.get(JsonLogger);
   app.useLogger(logger);
-  app.use(requestContext(logger, app.get(Metrics)));
+  app.use(app.get(RequestObserver).middleware);
   app.useGlobalFilters(new AllExceptionsFilter(logger));
   app.useGlobalPipes(new ApiValidationPipe());
   const document = SwaggerModule.createDocument(

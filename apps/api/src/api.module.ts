@@ -9,10 +9,11 @@ import { MetricsController } from './controllers/metrics.controller.js';
 import { SegmentsController } from './controllers/segments.controller.js';
 import { StateStatusController } from './controllers/state-status.controller.js';
 import { UsageController } from './controllers/usage.controller.js';
+import { RequestObserver } from './http/request-observer.js';
 
 @Module({
   imports: [RuntimeModule.forApp('api'), DatabaseModule, ApiAuthModule, MarketModule],
   controllers: [SegmentsController, StateStatusController, UsageController, HealthController, MetricsController],
-  providers: [{ provide: APP_GUARD, useExisting: ApiAccessGuard }],
+  providers: [RequestObserver, { provide: APP_GUARD, useExisting: ApiAccessGuard }],
 })
 export class ApiModule {}

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from
 import type { Request, Response } from 'express';
 import { QuotaExceededException } from '../../../../libs/auth/src/index.js';
 import { JsonLogger } from '../../../../libs/runtime/src/index.js';
-import { requestIdOf } from './request-context.middleware.js';
+import { requestIdOf } from './request-observer.js';
 import { ValidationFailedException } from './validation-failed.exception.js';
 
 /** Every error body of DESIGN.md section 4; anything unexpected is a 500 whose cause is logged under the request id. */
