@@ -1,6 +1,7 @@
 import { readLedgerDelta } from '../ledger/ledger-delta.parser.js';
 import { expectAddress, singleKey, WireObject } from '../parse/wire-reader.js';
 import type { MiscEventBody, NodeFundingDelta, NodeMiscEvent } from './misc-event.types.js';
+import { readNodeEventHeader } from '../node/node-event-header.js';
 
 function readFundingDelta(value: unknown, path: string): NodeFundingDelta {
   const o = new WireObject(value, path);
@@ -47,11 +48,8 @@ export function readMiscEventBody(value: unknown, path: string): MiscEventBody {
 
 export function readNodeMiscEvent(value: unknown, path: string, index: number): NodeMiscEvent {
   const o = new WireObject(value, path);
-  const time = o.nodeTime('time');
   return {
-    index,
-    time: time.iso,
-    timeMs: time.ms,
+    ...readNodeEventHeader(o, index),
     hash: o.nullableHash('hash'),
     ...readMiscEventBody(o.required('inner'), o.at('inner')),
   };

@@ -1,6 +1,7 @@
 import { parseEach, WireError, type ParseResult, type ParseSource } from '../parse/parse-result.js';
 import { expectAddress, WireObject } from '../parse/wire-reader.js';
 import type { BasicOpenOrder, HistoricalOrder, NodeOrderStatusEvent, Order, OrderBuilder } from './order.types.js';
+import { readNodeEventHeader } from '../node/node-event-header.js';
 
 export function readOrder(value: unknown, path: string): Order {
   const o = new WireObject(value, path);
@@ -50,11 +51,8 @@ function readBuilder(o: WireObject): OrderBuilder | null {
 
 export function readNodeOrderStatusEvent(value: unknown, path: string, index: number): NodeOrderStatusEvent {
   const o = new WireObject(value, path);
-  const time = o.nodeTime('time');
   return {
-    index,
-    time: time.iso,
-    timeMs: time.ms,
+    ...readNodeEventHeader(o, index),
     user: o.address('user'),
     hash: o.nullableHash('hash'),
     builder: readBuilder(o),

@@ -1,6 +1,7 @@
 import { WireError } from '../parse/parse-result.js';
 import { isPlainObject, WireObject } from '../parse/wire-reader.js';
 import { KNOWN_TWAP_STATUSES, type NodeTwapStatusEvent, type TwapState, type TwapStatus } from './twap-status.types.js';
+import { readNodeEventHeader } from '../node/node-event-header.js';
 
 export function readTwapState(value: unknown, path: string): TwapState {
   const o = new WireObject(value, path);
@@ -33,11 +34,8 @@ export function normaliseTwapStatus(value: unknown, path: string): { status: Twa
 
 export function readNodeTwapStatusEvent(value: unknown, path: string, index: number): NodeTwapStatusEvent {
   const o = new WireObject(value, path);
-  const time = o.nodeTime('time');
   return {
-    index,
-    time: time.iso,
-    timeMs: time.ms,
+    ...readNodeEventHeader(o, index),
     twapId: o.uint('twap_id'),
     state: readTwapState(o.required('state'), o.at('state')),
     ...normaliseTwapStatus(o.raw['status'], o.at('status')),
