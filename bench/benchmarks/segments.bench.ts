@@ -8,7 +8,7 @@ import { LoadResult, load, median, progress, startServer, stopServer } from '../
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const PATH = '/api/external/segments';
 
 const ENV = {
