@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { parseBlockLine, simulate, writeHlNodeLines } from '../../libs/exchange/src/index.js';
 import { resetDatabase, useTestEnvironment } from '../../libs/testing/src/index.js';
 
 // Each app as it runs in production: the built entry point in its own process (`npm test` builds first).
@@ -71,6 +76,47 @@ describe('starting the apps from the build output', () => {
     expect(await api.exited).toBe(1);
     expect(api.output()).toContain('tidewatch: Cannot reach Postgres at postgres://postgres@127.0.0.1:5499/tidewatch (DATABASE_URL)');
     expect(api.output()).toContain('docker compose up -d');
+  });
+
+  it('runs the ingestor on an hl-node directory (EXCHANGE_SOURCE=node) until every fill is stored', async () => {
+    const start = Date.UTC(2026, 5, 28, 8, 55);
+    const lines = [...simulate({ seed: 3, startTimeMs: start, wallets: 40, markets: 4, eventsPerSecond: 1 }, start + 8 * 60_000)];
+    const expected = lines
+      .filter((l) => l.stream === 'node_fills_by_block')
+      .reduce((n, l) => {
+        const parsed = parseBlockLine(l.stream, l.line, {});
+        return n + (parsed.ok ? parsed.value.events.length : 0);
+      }, 0);
+    const dir = await mkdtemp(join(tmpdir(), 'tidewatch-ingestor-'));
+    const db = new pg.Client({ connectionString: config.DATABASE_URL });
+    await db.connect();
+    try {
+      await writeHlNodeLines(dir, lines);
+      const ingestor = run('ingestor', { EXCHANGE_SOURCE: 'node', HL_NODE_DATA_DIR: dir });
+      started.push(ingestor);
+      await waitFor(ingestor, '"msg":"node feed started"');
+      let stored = 0;
+      for (let i = 0; i < 200 && stored < expected; i++) {
+        stored = (await db.query('SELECT count(*)::int AS n FROM fills')).rows[0].n;
+        if (stored < expected) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(expected).toBeGreaterThan(100);
+      expect(stored).toBe(expected);
+      ingestor.child.kill('SIGTERM');
+      expect(await ingestor.exited).toBe(0);
+      const checkpoints = (await db.query(`SELECT stream FROM feed_checkpoints WHERE source = 'node' ORDER BY stream`)).rows.map((r) => r.stream);
+      expect(checkpoints).toEqual(['misc_events_by_block', 'node_fills_by_block', 'node_order_statuses_by_block', 'node_twap_statuses_by_block']);
+    } finally {
+      await db.end();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses EXCHANGE_SOURCE=node without HL_NODE_DATA_DIR', async () => {
+    const ingestor = run('ingestor', { EXCHANGE_SOURCE: 'node', HL_NODE_DATA_DIR: '' });
+    started.push(ingestor);
+    expect(await ingestor.exited).toBe(1);
+    expect(ingestor.output()).toContain('HL_NODE_DATA_DIR=undefined: HL_NODE_DATA_DIR is required when EXCHANGE_SOURCE=node');
   });
 
   it('names an invalid setting and exits 1', async () => {

@@ -1,5 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, ValidationError, validateSync } from 'class-validator';
 
 export const EXCHANGE_SOURCES = ['simulator', 'node', 'hyperliquid'] as const;
 export type ExchangeSource = (typeof EXCHANGE_SOURCES)[number];
@@ -87,6 +87,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const present = Object.fromEntries(known.filter((key) => env[key] !== undefined && env[key] !== '').map((key) => [key, env[key]]));
   const config = plainToInstance(AppConfig, present, { exposeDefaultValues: true });
   const problems = validateSync(config, { forbidUnknownValues: false });
+  if (config.EXCHANGE_SOURCE === 'node' && !config.HL_NODE_DATA_DIR) {
+    problems.push(Object.assign(new ValidationError(), { property: 'HL_NODE_DATA_DIR', value: undefined, constraints: { required: 'HL_NODE_DATA_DIR is required when EXCHANGE_SOURCE=node' } }));
+  }
   if (problems.length > 0) {
     // Name the value as it was written, not as converted ("eighty", not NaN).
     const lines = problems.map((p) => `${p.property}=${JSON.stringify(present[p.property] ?? p.value)}: ${Object.values(p.constraints ?? {}).join('; ')}`);

@@ -6,3 +6,4 @@ export * from './facts/index.js';
 export * from './closed-trades/closed-trade.types.js';
 export * from './closed-trades/closed-trade.builder.js';
 export * from './closed-trades/closed-trades.summary.js';
+export * from './ingest/node-directory.ingestion.js';
