@@ -3,8 +3,8 @@ import { expectAddress, WireObject } from '../parse/wire-reader.js';
 import type { BasicOpenOrder, HistoricalOrder, NodeOrderStatusEvent, Order, OrderBuilder } from './order.types.js';
 import { readNodeEventHeader } from '../node/node-event-header.js';
 
-export function readOrder(value: unknown, path: string): Order {
-  const o = new WireObject(value, path);
+/** The fields every order shape carries (frontend, basic open order, hl-node status). */
+function readOrderCore(o: WireObject): Pick<Order, 'coin' | 'side' | 'limitPx' | 'sz' | 'oid' | 'timestamp'> {
   return {
     coin: o.nonEmptyString('coin'),
     side: o.side('side'),
@@ -12,6 +12,13 @@ export function readOrder(value: unknown, path: string): Order {
     sz: o.decimal('sz'),
     oid: o.uint('oid'),
     timestamp: o.uint('timestamp'),
+  };
+}
+
+export function readOrder(value: unknown, path: string): Order {
+  const o = new WireObject(value, path);
+  return {
+    ...readOrderCore(o),
     triggerCondition: o.string('triggerCondition'),
     isTrigger: o.boolean('isTrigger'),
     triggerPx: o.decimal('triggerPx'),
@@ -28,12 +35,7 @@ export function readOrder(value: unknown, path: string): Order {
 export function readBasicOpenOrder(value: unknown, path: string): BasicOpenOrder {
   const o = new WireObject(value, path);
   return {
-    coin: o.nonEmptyString('coin'),
-    side: o.side('side'),
-    limitPx: o.decimal('limitPx'),
-    sz: o.decimal('sz'),
-    oid: o.uint('oid'),
-    timestamp: o.uint('timestamp'),
+    ...readOrderCore(o),
     origSz: o.optionalDecimal('origSz'),
     reduceOnly: o.optionalBoolean('reduceOnly'),
     cloid: o.optionalString('cloid'),

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Big from 'big.js';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../../database/src/index.js';
 import { simulate, type SimulatorSettings } from '../../../exchange/src/index.js';
-import { resetDatabase, useTestEnvironment } from '../../../testing/src/index.js';
+import { useTestEnvironment } from '../../../testing/src/index.js';
 import type { FeedBlock } from './exchange-facts.types.js';
 import { ExchangeFactsWriter } from './exchange-facts.writer.js';
-import { dumpTables, FACT_TABLES, feedBlock, parseLine, type TestPosition } from './facts.testing.js';
+import { dumpTables, FACT_TABLES, feedBlock, openFactsDatabase, parseLine, type TestPosition } from './facts.testing.js';
 
 const config = useTestEnvironment();
 // Six minutes across a funding hour (09:00 UTC), so every fact table gets rows.
@@ -25,10 +24,7 @@ let dataSource: DataSource;
 let writer: ExchangeFactsWriter;
 
 beforeAll(async () => {
-  await resetDatabase(config.DATABASE_URL);
-  dataSource = new DataSource(dataSourceOptions(config.DATABASE_URL));
-  await dataSource.initialize();
-  writer = new ExchangeFactsWriter(dataSource);
+  ({ dataSource, writer } = await openFactsDatabase(config.DATABASE_URL));
 });
 
 afterAll(async () => {

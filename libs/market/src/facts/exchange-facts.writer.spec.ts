@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../../database/src/index.js';
 import { fixtureJson } from '../../../exchange/src/fixtures.testing.js';
 import type { NodeBlock } from '../../../exchange/src/index.js';
-import { resetDatabase, useTestEnvironment } from '../../../testing/src/index.js';
+import { useTestEnvironment } from '../../../testing/src/index.js';
 import type { FeedBlock } from './exchange-facts.types.js';
 import { ExchangeFactsWriter } from './exchange-facts.writer.js';
-import { dumpTables, FACT_TABLES, feedBlock, fixtureBlocks, parseLine, type TestPosition } from './facts.testing.js';
+import { dumpTables, FACT_TABLES, feedBlock, fixtureBlocks, openFactsDatabase, parseLine, type TestPosition } from './facts.testing.js';
 
 const config = useTestEnvironment();
 let dataSource: DataSource;
@@ -35,10 +34,7 @@ function movedFill(opts: { tid: number; timeMs: number; blockNumber: number; px?
 }
 
 beforeAll(async () => {
-  await resetDatabase(config.DATABASE_URL);
-  dataSource = new DataSource(dataSourceOptions(config.DATABASE_URL));
-  await dataSource.initialize();
-  writer = new ExchangeFactsWriter(dataSource);
+  ({ dataSource, writer } = await openFactsDatabase(config.DATABASE_URL));
 });
 
 afterAll(async () => {

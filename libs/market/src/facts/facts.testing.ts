@@ -1,4 +1,7 @@
 import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../../database/src/index.js';
+import { resetDatabase } from '../../../testing/src/index.js';
+import { ExchangeFactsWriter } from './exchange-facts.writer.js';
 import { fixtureJson } from '../../../exchange/src/fixtures.testing.js';
 import { parseBlockLine, type NodeBlock, type NodeStream } from '../../../exchange/src/index.js';
 import type { FeedBlock } from './exchange-facts.types.js';
@@ -46,4 +49,12 @@ export async function dumpTables(dataSource: DataSource, tables: Record<string, 
     dump[table] = rows.map((r) => r.row);
   }
   return dump;
+}
+
+/** A migrated, emptied test database, a connection to it and a writer on that connection. */
+export async function openFactsDatabase(databaseUrl: string): Promise<{ dataSource: DataSource; writer: ExchangeFactsWriter }> {
+  await resetDatabase(databaseUrl);
+  const dataSource = new DataSource(dataSourceOptions(databaseUrl));
+  await dataSource.initialize();
+  return { dataSource, writer: new ExchangeFactsWriter(dataSource) };
 }
