@@ -45,6 +45,15 @@ export class AppConfig {
   @IsString()
   HL_INFO_URL = 'https://api.hyperliquid.xyz/info';
 
+  /** Websocket of the public API, for EXCHANGE_SOURCE=hyperliquid. */
+  @IsString()
+  HL_WS_URL = 'wss://api.hyperliquid.xyz/ws';
+
+  /** Comma-separated wallet addresses followed by EXCHANGE_SOURCE=hyperliquid (the public API has no exchange-wide feed). */
+  @IsOptional()
+  @IsString()
+  HL_TRACKED_ADDRESSES?: string;
+
   @Transform(toInt)
   @IsInt()
   SIM_SEED = 1;
@@ -58,6 +67,27 @@ export class AppConfig {
   @IsInt()
   @Min(1)
   SIM_SPEED = 60;
+
+  /** Where the simulator writes its hl-node directory (read back by the same node feed). */
+  @IsString()
+  SIM_DATA_DIR = '.data/simulator';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(2)
+  SIM_WALLETS = 300;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(12)
+  SIM_MARKETS = 8;
+
+  /** Mean user actions per second of exchange time. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  SIM_EVENTS_PER_SECOND = 2;
 
   /** Exchange time between state updates, in minutes. */
   @Transform(toInt)

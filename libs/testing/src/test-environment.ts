@@ -5,7 +5,7 @@ const BASE_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@
 export const TEST_JWT_SECRET = 'tidewatch-test-secret-0123456789';
 
 export function testDatabaseName(workerId: string | number): string {
-  return `tidewatch_test_${workerId}`;
+  return `${process.env.TEST_DB_PREFIX ?? 'tidewatch_test'}_${workerId}`;
 }
 
 export function testDatabaseUrl(workerId: string | number = process.env.JEST_WORKER_ID ?? '1'): string {
@@ -23,7 +23,7 @@ export function useTestEnvironment(overrides: Record<string, string> = {}): AppC
   Object.assign(process.env, {
     DATABASE_URL: testDatabaseUrl(worker),
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    REDIS_PREFIX: `twtest${worker}`,
+    REDIS_PREFIX: `${process.env.TEST_DB_PREFIX ?? 'twtest'}${worker}`,
     JWT_SECRET: TEST_JWT_SECRET,
     LOG_LEVEL: 'silent',
     ...overrides,

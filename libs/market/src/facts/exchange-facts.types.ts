@@ -16,6 +16,11 @@ export interface FeedBlock<P extends FeedPosition = FeedPosition> {
   position: P;
 }
 
+export interface WriteBlocksOptions {
+  /** Skip blocks at or below the stream's stored `lastBlock` (default true: hl-node and simulator). */
+  skipAppliedBlocks?: boolean;
+}
+
 /** Rows actually inserted by one `writeBlocks` (a replayed block adds none). */
 export interface WriteBlocksResult {
   /** Blocks whose stream checkpoint was already at or past them: none of their facts were looked at. */

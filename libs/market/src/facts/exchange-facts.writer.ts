@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { NodeBlock } from '../../../exchange/src/index.js';
-import type { FeedBlock, FeedPosition, WriteBlocksResult } from './exchange-facts.types.js';
+import type { FeedBlock, FeedPosition, WriteBlocksOptions, WriteBlocksResult } from './exchange-facts.types.js';
 import { FeedCheckpointRepository } from './feed-checkpoint.repository.js';
 import { fillRows, fundingPaymentRows, lastPrices, ledgerUpdateRows, twapStatusRows } from './fact-rows.js';
 import { FillsRepository } from './fills.repository.js';
@@ -26,8 +26,12 @@ export class ExchangeFactsWriter {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Blocks in feed order (streams may interleave); `source` names the feed (`node`, `simulator`, ...). */
-  async writeBlocks(batch: FeedBlock[], source: string): Promise<WriteBlocksResult> {
+  /**
+   * Blocks in feed order (streams may interleave); `source` names the feed (`node`, `simulator`, ...).
+   * `skipAppliedBlocks: false` is for feeds without real block numbers (the public API): their blocks
+   * are never skipped by number, and only the rows' unique keys keep a re-read from adding anything.
+   */
+  async writeBlocks(batch: FeedBlock[], source: string, { skipAppliedBlocks = true }: WriteBlocksOptions = {}): Promise<WriteBlocksResult> {
     const result: WriteBlocksResult = { skippedBlocks: 0, fills: 0, twapStatuses: 0, ledgerUpdates: 0, fundingPayments: 0 };
     if (batch.length === 0) return result;
     return this.dataSource.transaction(async (q) => {
@@ -40,7 +44,7 @@ export class ExchangeFactsWriter {
       const positions = new Map<string, FeedPosition>();
       for (const { stream, block, position } of batch) {
         const done = applied.get(stream);
-        if (done !== undefined && done >= block.blockNumber) {
+        if (skipAppliedBlocks && done !== undefined && done >= block.blockNumber) {
           result.skippedBlocks++;
           continue;
         }
