@@ -70,7 +70,7 @@ export class AppConfig {
 
   /** Where the simulator writes its hl-node directory (read back by the same node feed). */
   @IsString()
-  SIM_DATA_DIR = '.data/simulator';
+  SIM_DATA_DIR = 'data/simulator';
 
   @Transform(toInt)
   @IsInt()
