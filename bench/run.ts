@@ -1,10 +1,16 @@
 import 'reflect-metadata';
+import { fillsIngestBenchmark } from './benchmarks/fills-ingest.bench.js';
+import { orderSnapshotsBenchmark } from './benchmarks/order-snapshots.bench.js';
 import { segmentsBenchmark } from './benchmarks/segments.bench.js';
+import { stateUpdateBenchmark } from './benchmarks/state-update.bench.js';
 import { printTable, writeResult } from './support.js';
 
 /** `npm run bench [name ...]`: runs the named benchmarks (all when none), prints a table each, writes bench/results/<name>.json. */
 const BENCHMARKS: Record<string, () => Promise<{ name: string; table: Array<Record<string, string | number>> }>> = {
   segments: segmentsBenchmark,
+  'state-update': stateUpdateBenchmark,
+  'fills-ingest': fillsIngestBenchmark,
+  'order-snapshots': orderSnapshotsBenchmark,
 };
 
 const wanted = process.argv.slice(2);

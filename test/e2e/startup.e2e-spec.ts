@@ -39,8 +39,52 @@ describe('starting the apps from the build output', () => {
   const config = useTestEnvironment();
   beforeAll(() => resetDatabase(config.DATABASE_URL));
   const started: Run[] = [];
+  const dirs: string[] = [];
   afterAll(async () => {
     for (const r of started) if (r.child.exitCode === null) r.child.kill('SIGKILL');
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('runs the ingestor on the embedded simulator by default: fills and processed state updates appear, and a restart continues', async () => {
+    const simulatorDir = await mkdtemp(join(tmpdir(), 'tidewatch-sim-'));
+    dirs.push(simulatorDir);
+    // Exchange time 600 times the wall clock and a state update every exchange minute: a few seconds show it all.
+    const env = { SIM_DATA_DIR: simulatorDir, SIM_BACKFILL_DAYS: '0', SIM_SPEED: '600', STATE_UPDATE_INTERVAL: '1', SIM_WALLETS: '30' };
+    const db = new pg.Client({ connectionString: config.DATABASE_URL });
+    await db.connect();
+    const processed = async (): Promise<{ height: number; fills: number; wallets: number }> => {
+      const status = await db.query(`SELECT processed_height::int AS height FROM state_status`);
+      const counts = await db.query(`SELECT (SELECT count(*)::int FROM fills) AS fills, (SELECT count(*)::int FROM wallets) AS wallets`);
+      return { height: status.rows[0]?.height ?? 0, ...counts.rows[0] };
+    };
+    const waitForHeightAbove = async (height: number) => {
+      for (let i = 0; i < 600; i++) {
+        const now = await processed();
+        if (now.height > height && now.fills > 0) return now;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`no state update above height ${height}`);
+    };
+    try {
+      const first = run('ingestor', env);
+      started.push(first);
+      await waitFor(first, '"msg":"simulator feed started"');
+      const before = await waitForHeightAbove(0);
+      expect(before.wallets).toBe(30);
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+
+      const stopped = await processed();
+      const second = run('ingestor', env);
+      started.push(second);
+      const after = await waitForHeightAbove(stopped.height);
+      expect(after.fills).toBeGreaterThanOrEqual(stopped.fills);
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+      expect(second.output()).not.toContain('"level":"error"');
+    } finally {
+      await db.end();
+    }
   });
 
   it('runs the api alone: it migrates, listens, answers /health and stops cleanly on SIGTERM', async () => {
@@ -55,7 +99,9 @@ describe('starting the apps from the build output', () => {
   });
 
   it.each(['ingestor', 'dispatcher'])('runs the %s alone and stops cleanly on SIGTERM', async (app) => {
-    const proc = run(app, {});
+    const simulatorDir = await mkdtemp(join(tmpdir(), 'tidewatch-sim-'));
+    dirs.push(simulatorDir);
+    const proc = run(app, { SIM_DATA_DIR: simulatorDir, SIM_BACKFILL_DAYS: '0', SIM_WALLETS: '20' });
     started.push(proc);
     await waitFor(proc, `"msg":"${app} started"`);
     proc.child.kill('SIGTERM');
@@ -88,6 +134,7 @@ describe('starting the apps from the build output', () => {
         return n + (parsed.ok ? parsed.value.events.length : 0);
       }, 0);
     const dir = await mkdtemp(join(tmpdir(), 'tidewatch-ingestor-'));
+    await resetDatabase(config.DATABASE_URL); // the simulator runs above stored fills of their own
     const db = new pg.Client({ connectionString: config.DATABASE_URL });
     await db.connect();
     try {

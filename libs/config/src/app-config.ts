@@ -63,10 +63,11 @@ export class AppConfig {
   @Min(0)
   SIM_BACKFILL_DAYS = 7;
 
+  /** Exchange time per wall-clock time once the backfill is done: 1 is real time, more runs ahead of the clock. */
   @Transform(toInt)
   @IsInt()
   @Min(1)
-  SIM_SPEED = 60;
+  SIM_SPEED = 1;
 
   /** Where the simulator writes its hl-node directory (read back by the same node feed). */
   @IsString()
@@ -87,7 +88,7 @@ export class AppConfig {
   @Transform(toInt)
   @IsInt()
   @Min(1)
-  SIM_EVENTS_PER_SECOND = 2;
+  SIM_EVENTS_PER_SECOND = 1;
 
   /** Exchange time between state updates, in minutes. */
   @Transform(toInt)
@@ -119,6 +120,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const problems = validateSync(config, { forbidUnknownValues: false });
   if (config.EXCHANGE_SOURCE === 'node' && !config.HL_NODE_DATA_DIR) {
     problems.push(Object.assign(new ValidationError(), { property: 'HL_NODE_DATA_DIR', value: undefined, constraints: { required: 'HL_NODE_DATA_DIR is required when EXCHANGE_SOURCE=node' } }));
+  }
+  if (config.EXCHANGE_SOURCE === 'hyperliquid') {
+    // The public API has no exchange-wide fill feed: only listed wallets can be followed.
+    const addresses = (config.HL_TRACKED_ADDRESSES ?? '').split(',').map((a) => a.trim()).filter((a) => a !== '');
+    const bad = addresses.filter((a) => !/^0x[0-9a-fA-F]{40}$/.test(a));
+    const problem = addresses.length === 0 ? 'at least one wallet address is required when EXCHANGE_SOURCE=hyperliquid' : bad.length ? `not a 0x address of 40 hex digits: ${bad.join(', ')}` : null;
+    if (problem) problems.push(Object.assign(new ValidationError(), { property: 'HL_TRACKED_ADDRESSES', value: config.HL_TRACKED_ADDRESSES, constraints: { addresses: problem } }));
   }
   if (problems.length > 0) {
     // Name the value as it was written, not as converted ("eighty", not NaN).

@@ -30,3 +30,8 @@ export * from './simulator/simulator.types.js';
 export * from './simulator/simulator.js';
 export type { PositionSnapshot, WalletSnapshot } from './simulator/wallet-book.js';
 export * from './simulator/hl-node-writer.js';
+export * from './state/exchange-state.types.js';
+export * from './state/simulator-state.source.js';
+export * from './state/clearinghouse-state.mapper.js';
+export * from './simulator/simulator-directory.js';
+export * from './state/info-state.source.js';

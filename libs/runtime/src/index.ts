@@ -6,3 +6,4 @@ export * from './metrics.js';
 export * from './dependency-health.service.js';
 export * from './runtime.module.js';
 export * from './startup.js';
+export * from './progress-bar.js';

@@ -9,8 +9,8 @@ export class ExchangeFacts1763800000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     // A fill is unique by (tid, address). Postgres wants the partition key in every unique constraint,
-    // hence (tid, address, time): a trade's time never changes, so the two keys are equivalent; the
-    // writer also refuses a (tid, address) already stored in another month (fills.repository.ts).
+    // hence (tid, address, time): a trade's time never changes, so the two keys are equivalent
+    // (fills.repository.ts).
     await q.query(`
       CREATE TABLE fills (
         address text NOT NULL,

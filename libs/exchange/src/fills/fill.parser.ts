@@ -1,5 +1,5 @@
 import { keyPath, parseEach, parseRecord, WireError, type ParseResult, type ParseSource } from '../parse/parse-result.js';
-import { expectAddress, expectArray, WireObject } from '../parse/wire-reader.js';
+import { expectAddress, expectArray, isAddress, WireObject } from '../parse/wire-reader.js';
 import type { Fill, FillLiquidation, InfoFill, NodeFillEvent } from './fill.types.js';
 
 function readLiquidation(object: WireObject | null): FillLiquidation | null {
@@ -11,48 +11,55 @@ function readLiquidation(object: WireObject | null): FillLiquidation | null {
   };
 }
 
-function readFillFields(value: unknown, path: string): Omit<Fill, 'tid'> & { tidOrNull: number | null } {
+/**
+ * Every field of a fill, checked in wire order so the first bad field is the one reported; a missing tid
+ * is reported after them (by readFill), as the caller decides whether a fill needs one. The fill is built
+ * once (tid last, as before) rather than copied through a rest and a spread: this runs per fill of the feed.
+ */
+function readFillFields(value: unknown, path: string): InfoFill {
   const o = new WireObject(value, path);
+  const coin = o.nonEmptyString('coin');
+  const px = o.decimal('px');
+  const sz = o.decimal('sz');
+  const side = o.side('side');
+  const time = o.uint('time');
+  const startPosition = o.decimal('startPosition');
+  const dir = o.string('dir');
+  const closedPnl = o.decimal('closedPnl');
+  const hash = o.hash('hash');
+  const oid = o.uint('oid');
+  const crossed = o.boolean('crossed');
+  const fee = o.decimal('fee');
+  const tid = o.optionalUint('tid');
+  const cloid = o.optionalString('cloid');
+  const feeToken = o.optionalString('feeToken');
+  const twapId = o.optionalUint('twapId');
+  const builder = o.optionalAddress('builder');
+  const builderFee = o.optionalDecimal('builderFee');
+  const liquidation = readLiquidation(o.optionalObject('liquidation'));
   return {
-    coin: o.nonEmptyString('coin'),
-    px: o.decimal('px'),
-    sz: o.decimal('sz'),
-    side: o.side('side'),
-    time: o.uint('time'),
-    startPosition: o.decimal('startPosition'),
-    dir: o.string('dir'),
-    closedPnl: o.decimal('closedPnl'),
-    hash: o.hash('hash'),
-    oid: o.uint('oid'),
-    crossed: o.boolean('crossed'),
-    fee: o.decimal('fee'),
-    tidOrNull: o.optionalUint('tid'),
-    cloid: o.optionalString('cloid'),
-    feeToken: o.optionalString('feeToken'),
-    twapId: o.optionalUint('twapId'),
-    builder: o.optionalAddress('builder'),
-    builderFee: o.optionalDecimal('builderFee'),
-    liquidation: readLiquidation(o.optionalObject('liquidation')),
+    coin, px, sz, side, time, startPosition, dir, closedPnl, hash, oid, crossed, fee,
+    cloid, feeToken, twapId, builder, builderFee, liquidation, tid,
   };
 }
 
 /** Reads a fill that must carry a trade id (hl-node, websocket): without it a fill cannot be stored once. */
 export function readFill(value: unknown, path: string): Fill {
-  const { tidOrNull, ...rest } = readFillFields(value, path);
-  if (tidOrNull === null) throw new WireError(keyPath(path, 'tid'), 'missing');
-  return { ...rest, tid: tidOrNull };
+  const fill = readFillFields(value, path);
+  if (fill.tid === null) throw new WireError(keyPath(path, 'tid'), 'missing');
+  return fill as Fill;
 }
 
 export function readInfoFill(value: unknown, path: string): InfoFill {
-  const { tidOrNull, ...rest } = readFillFields(value, path);
-  return { ...rest, tid: tidOrNull };
+  return readFillFields(value, path);
 }
 
 /** `[address, fill]` as hl-node writes it; paths name the parts `address` and `fill`. */
 export function readNodeFillEvent(value: unknown, path: string, index: number): NodeFillEvent {
   const pair = expectArray(value, path);
   if (pair.length !== 2) throw new WireError(path, `expected an [address, fill] pair, got ${pair.length} elements`);
-  return { index, address: expectAddress(pair[0], keyPath(path, 'address')), fill: readFill(pair[1], keyPath(path, 'fill')) };
+  const address = isAddress(pair[0]) ? pair[0] : expectAddress(pair[0], keyPath(path, 'address'));
+  return { index, address, fill: readFill(pair[1], keyPath(path, 'fill')) };
 }
 
 export function parseFill(value: unknown, source: ParseSource): ParseResult<Fill> {

@@ -13,6 +13,18 @@ export function isDecimalString(value: unknown): value is string {
   return typeof value === 'string' && DECIMAL.test(value);
 }
 
+export function isAddress(value: unknown): value is string {
+  return typeof value === 'string' && ADDRESS.test(value);
+}
+
+function isHash(value: unknown): value is string {
+  return typeof value === 'string' && HASH.test(value);
+}
+
+function isUint(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
 export function expectDecimal(value: unknown, path: string): string {
   if (!isDecimalString(value)) throw new WireError(path, `expected a decimal string, got ${describeValue(value)}`);
   return value;
@@ -43,13 +55,13 @@ export function expectBoolean(value: unknown, path: string): boolean {
 
 /** Addresses are kept as received (case included); compare them case-insensitively. */
 export function expectAddress(value: unknown, path: string): string {
-  if (typeof value !== 'string' || !ADDRESS.test(value))
+  if (!isAddress(value))
     throw new WireError(path, `expected a 0x address of 40 hex digits, got ${describeValue(value)}`);
   return value;
 }
 
 export function expectHash(value: unknown, path: string): string {
-  if (typeof value !== 'string' || !HASH.test(value))
+  if (!isHash(value))
     throw new WireError(path, `expected a 0x hash of 64 hex digits, got ${describeValue(value)}`);
   return value;
 }
@@ -68,7 +80,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A JSON object being read, with the wire path that messages name. */
+/**
+ * A JSON object being read, with the wire path that messages name. Each reader checks the valid case
+ * first and builds the field's path only to report a bad one: a path string per good field is pure cost
+ * on a feed of millions of fields.
+ */
 export class WireObject {
   readonly raw: Record<string, unknown>;
 
@@ -99,23 +115,30 @@ export class WireObject {
   }
 
   string(key: string): string {
-    return expectString(this.required(key), this.at(key));
+    const value = this.raw[key];
+    return typeof value === 'string' ? value : expectString(this.required(key), this.at(key));
   }
 
   nonEmptyString(key: string): string {
-    return expectNonEmptyString(this.required(key), this.at(key));
+    const value = this.raw[key];
+    return typeof value === 'string' && value !== '' ? value : expectNonEmptyString(this.required(key), this.at(key));
   }
 
   optionalString(key: string): string | null {
-    return this.isMissing(key) ? null : expectString(this.raw[key], this.at(key));
+    const value = this.raw[key];
+    if (value === undefined || value === null) return null;
+    return typeof value === 'string' ? value : expectString(value, this.at(key));
   }
 
   decimal(key: string): string {
-    return expectDecimal(this.required(key), this.at(key));
+    const value = this.raw[key];
+    return isDecimalString(value) ? value : expectDecimal(this.required(key), this.at(key));
   }
 
   optionalDecimal(key: string): string | null {
-    return this.isMissing(key) ? null : expectDecimal(this.raw[key], this.at(key));
+    const value = this.raw[key];
+    if (value === undefined || value === null) return null;
+    return isDecimalString(value) ? value : expectDecimal(value, this.at(key));
   }
 
   /** A field that must be present but may be null (liquidationPx of a position that cannot be liquidated). */
@@ -125,15 +148,19 @@ export class WireObject {
   }
 
   uint(key: string): number {
-    return expectUint(this.required(key), this.at(key));
+    const value = this.raw[key];
+    return isUint(value) ? value : expectUint(this.required(key), this.at(key));
   }
 
   optionalUint(key: string): number | null {
-    return this.isMissing(key) ? null : expectUint(this.raw[key], this.at(key));
+    const value = this.raw[key];
+    if (value === undefined || value === null) return null;
+    return isUint(value) ? value : expectUint(value, this.at(key));
   }
 
   boolean(key: string): boolean {
-    return expectBoolean(this.required(key), this.at(key));
+    const value = this.raw[key];
+    return typeof value === 'boolean' ? value : expectBoolean(this.required(key), this.at(key));
   }
 
   optionalBoolean(key: string): boolean | null {
@@ -141,15 +168,19 @@ export class WireObject {
   }
 
   address(key: string): string {
-    return expectAddress(this.required(key), this.at(key));
+    const value = this.raw[key];
+    return isAddress(value) ? value : expectAddress(this.required(key), this.at(key));
   }
 
   optionalAddress(key: string): string | null {
-    return this.isMissing(key) ? null : expectAddress(this.raw[key], this.at(key));
+    const value = this.raw[key];
+    if (value === undefined || value === null) return null;
+    return isAddress(value) ? value : expectAddress(value, this.at(key));
   }
 
   hash(key: string): string {
-    return expectHash(this.required(key), this.at(key));
+    const value = this.raw[key];
+    return isHash(value) ? value : expectHash(this.required(key), this.at(key));
   }
 
   nullableHash(key: string): string | null {
@@ -158,7 +189,8 @@ export class WireObject {
   }
 
   side(key: string): Side {
-    return expectSide(this.required(key), this.at(key));
+    const value = this.raw[key];
+    return value === 'A' || value === 'B' ? value : expectSide(this.required(key), this.at(key));
   }
 
   nodeTime(key: string): NodeTime {

@@ -102,6 +102,11 @@ export class HyperliquidSimulator {
     this.validators = [0, 1, 2].map(() => `0x${this.random.hex(40)}`);
   }
 
+  /** Number of the last block written (before the first block, the one before it). */
+  get height(): number {
+    return this.blockNumber;
+  }
+
   /** Exchange time of the last block (epoch ms). */
   get nowMs(): number {
     return this.clockMs;
@@ -630,6 +635,7 @@ export class HyperliquidSimulator {
         const amount = position.szi.times(market.px).times(rate).neg().round(6, Big.roundHalfUp);
         wallet.cash = wallet.cash.plus(amount);
         wallet.funding = wallet.funding.plus(amount);
+        position.funding = position.funding.plus(amount);
         deltas.push({
           user: wallet.address,
           coin: market.coin,

@@ -12,6 +12,8 @@ export interface SimPosition {
   /** Signed size, exact. */
   szi: Big;
   entryPx: Big;
+  /** Funding received (+) or paid (-) since the position opened; a flip starts it again. */
+  funding: Big;
 }
 
 export class Wallet {
@@ -56,6 +58,8 @@ export interface PositionSnapshot {
   unrealizedPnl: string;
   /** Null when no price liquidates it. */
   liquidationPx: string | null;
+  /** Funding received (+) or paid (-) since the position opened. */
+  fundingSinceOpen: string;
 }
 
 export interface WalletSnapshot {
@@ -150,7 +154,7 @@ export class WalletBook {
    */
   applyFill(wallet: Wallet, coin: string, side: 'A' | 'B', px: Big, sz: Big, fee: Big): FillEffect {
     const market = this.markets.get(coin);
-    const position = wallet.positions.get(coin) ?? { coin, szi: new Big(0), entryPx: new Big(0) };
+    const position = wallet.positions.get(coin) ?? { coin, szi: new Big(0), entryPx: new Big(0), funding: new Big(0) };
     const start = position.szi;
     const signed = side === 'B' ? sz : sz.neg();
     const end = start.plus(signed);
@@ -167,6 +171,7 @@ export class WalletBook {
       else {
         dir = start.gt(0) ? 'Long > Short' : 'Short > Long';
         position.entryPx = px;
+        position.funding = new Big(0);
       }
     }
     position.szi = end;
@@ -196,11 +201,33 @@ export class WalletBook {
    * Other positions' unrealized PnL is ignored on purpose: it keeps the price fixed between changes.
    */
   refreshLiquidationPrices(wallet: Wallet): void {
-    for (const coin of wallet.liquidationPx.keys()) this.bounds.delete(coin);
+    const before = [...wallet.liquidationPx];
     wallet.liquidationPx.clear();
+    this.computeLiquidationPrices(wallet);
+    this.updateBounds(wallet, before);
+  }
+
+  /**
+   * Keeps the cached bounds without a rescan of all holders on every fill: a new price beyond a bound
+   * widens it; a bound whose wallet moved away is dropped and rebuilt on the next read. A bound may
+   * be wider than the truth, which only costs a scan; it is never narrower.
+   */
+  private updateBounds(wallet: Wallet, before: Array<[string, number]>): void {
+    for (const [coin, px] of before) {
+      const bounds = this.bounds.get(coin);
+      if (bounds && (px === bounds.longMax || px === bounds.shortMin) && wallet.liquidationPx.get(coin) !== px) this.bounds.delete(coin);
+    }
+    for (const [coin, px] of wallet.liquidationPx) {
+      const bounds = this.bounds.get(coin);
+      if (!bounds) continue;
+      if (wallet.positions.get(coin)!.szi.s > 0) bounds.longMax = Math.max(bounds.longMax, px);
+      else bounds.shortMin = Math.min(bounds.shortMin, px);
+    }
+  }
+
+  private computeLiquidationPrices(wallet: Wallet): void {
     // Makers are the exchange's liquidity and the liquidator: they are never liquidated.
     if (wallet.profile.role === 'maker') return;
-    for (const coin of wallet.positions.keys()) this.bounds.delete(coin);
     let total = 0;
     for (const p of wallet.positions.values()) total += Math.abs(p.szi.toNumber()) * p.entryPx.toNumber();
     if (total === 0) return;
@@ -228,6 +255,7 @@ export class WalletBook {
         positionValue: hlDecimal(p.szi.abs().times(market.px), 6),
         unrealizedPnl: hlDecimal(p.szi.times(market.px.minus(p.entryPx)), 6),
         liquidationPx: liq === undefined ? null : hlDecimal(new Big(liq.toFixed(market.spec.pxDecimals)), market.spec.pxDecimals),
+        fundingSinceOpen: hlDecimal(p.funding, 6),
       };
     });
     return {

@@ -9,6 +9,7 @@ import { FundingPaymentsRepository } from './funding-payments.repository.js';
 import { LedgerUpdatesRepository } from './ledger-updates.repository.js';
 import { MarketPricesRepository } from './market-prices.repository.js';
 import { TwapStatusesRepository } from './twap-statuses.repository.js';
+import { OpenOrdersWriter } from '../orders/open-orders.writer.js';
 
 /**
  * Stores the exchange facts of parsed blocks and the feed checkpoints in one transaction per batch, so
@@ -23,6 +24,7 @@ export class ExchangeFactsWriter {
   private readonly fundingPayments = new FundingPaymentsRepository();
   private readonly marketPrices = new MarketPricesRepository();
   private readonly checkpoints = new FeedCheckpointRepository();
+  private readonly openOrders = new OpenOrdersWriter();
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -61,8 +63,7 @@ export class ExchangeFactsWriter {
       result.ledgerUpdates = await this.ledgerUpdates.insert(q, misc.flatMap(ledgerUpdateRows));
       result.fundingPayments = await this.fundingPayments.insert(q, misc.flatMap(fundingPaymentRows));
       await this.marketPrices.advance(q, lastPrices(fills));
-      // Order-status blocks carry no stored facts yet (open orders come later); their checkpoint still
-      // moves so the feed does not re-read them on every start.
+      await this.openOrders.write(q, source, accepted);
       await this.checkpoints.advance(q, source, positions);
       return result;
     });

@@ -83,13 +83,17 @@ const ZERO_HASH = /^0x0+$/;
 
 export function fillRows(block: NodeFillsBlock): FillRow[] {
   const blockTime = isoTime(block.blockTimeMs);
+  // The fills of a block nearly all share one time: format it once, not once per fill.
+  let lastMs = block.blockTimeMs;
+  let lastIso = blockTime;
+  const timeOf = (ms: number): string => (ms === lastMs ? lastIso : (lastIso = isoTime((lastMs = ms))));
   return block.events.map(({ address, fill }) => ({
     address,
     coin: fill.coin,
     px: fill.px,
     sz: fill.sz,
     side: fill.side,
-    time: isoTime(fill.time),
+    time: timeOf(fill.time),
     startPosition: fill.startPosition,
     dir: fill.dir,
     closedPnl: fill.closedPnl,

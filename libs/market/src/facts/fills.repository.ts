@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { copyBool, copyChunks, copyLines, copyNullable, copyNullableText, copyText } from './copy-text.js';
 import type { SqlRunner } from './exchange-facts.types.js';
 import type { FillRow } from './fact-rows.js';
 
@@ -33,19 +34,39 @@ const COLUMNS: Array<[column: string, type: string, value: (r: FillRow) => unkno
 const NAMES = COLUMNS.map(([c]) => c).join(', ');
 const ARRAYS = COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
 
-// The table's unique key has to include the partition key (time). A fill is unique by (tid, address)
-// and its time never changes, so ON CONFLICT on (tid, address, time) is the same guard; NOT EXISTS
-// also keeps a (tid, address) out if it were ever stored under another time (in another partition).
+// Fast path: the whole batch in one COPY, which stores rows at about twice the rate of an INSERT from
+// unnest (no executor per row, heap and WAL written in batches) but cannot skip a row already stored:
+// one such row fails the COPY with a unique violation, and the batch goes in by INSERT ... ON CONFLICT.
+const COPY_TARGET = `fills (${NAMES})`;
+const SAVEPOINT = 'fills_copy';
 const INSERT = `
   WITH inserted AS (
     INSERT INTO fills (${NAMES})
-    SELECT DISTINCT ON (x.tid, x.address) ${COLUMNS.map(([c]) => `x.${c}`).join(', ')}
-    FROM unnest(${ARRAYS}) AS x(${NAMES})
-    WHERE NOT EXISTS (SELECT 1 FROM fills f WHERE f.tid = x.tid AND f.address = x.address)
+    SELECT * FROM unnest(${ARRAYS})
     ON CONFLICT (tid, address, time) DO NOTHING
     RETURNING 1
   )
   SELECT count(*)::int AS n FROM inserted`;
+
+// Why the primary key (tid, address, time) is enough to store a (tid, address) once: Postgres wants the
+// partition key in every unique key, but a fill's time is part of the trade and never changes, so every
+// delivery of a fill (a replayed block, another source, the websocket) carries the same time, lands in
+// the same partition and meets the stored row on that key, in the COPY (which then fails over to the
+// INSERT) as in the INSERT (whose DO NOTHING also skips a repeat within the statement). Probing every
+// partition by (tid, address) for a different time, as a NOT EXISTS did, cost an index lookup per row
+// and partition for a case the exchange does not produce.
+
+/** One row in COPY text, columns in NAMES order. */
+function copyLine(r: FillRow): string {
+  return (
+    `${r.address}\t${copyText(r.coin)}\t${r.px}\t${r.sz}\t${r.side}\t${r.time}\t${r.startPosition}\t${copyText(r.dir)}\t${r.closedPnl}\t` +
+    `${r.hash}\t${r.oid}\t${copyBool(r.crossed)}\t${r.fee}\t${copyNullableText(r.feeToken)}\t${r.tid}\t${copyNullableText(r.cloid)}\t` +
+    `${copyNullable(r.twapId)}\t${copyNullable(r.builder)}\t${copyNullable(r.builderFee)}\t${copyNullable(r.liquidatedUser)}\t` +
+    `${copyNullable(r.liquidationMarkPx)}\t${copyNullableText(r.liquidationMethod)}\t${copyBool(r.isLiquidatedSide)}\t${r.blockNumber}\t${r.blockTime}\n`
+  );
+}
+
+const isUniqueViolation = (error: unknown): boolean => (error as { code?: string }).code === '23505';
 
 /** UTC month start of an ISO time: the partition a fill goes to. */
 const monthOf = (iso: string): string => `${iso.slice(0, 7)}-01T00:00:00.000Z`;
@@ -59,10 +80,22 @@ export class FillsRepository {
     await q.query(`SELECT ensure_fills_partition(m) FROM unnest($1::timestamptz[]) AS m`, [months]);
   }
 
-  /** Inserts the fills not stored yet, in one statement; returns how many were new. */
+  /**
+   * Inserts the fills not stored yet and returns how many were new: by COPY when none of them is stored
+   * and none is there twice (a live feed), else, back at the savepoint, by INSERT ... ON CONFLICT DO
+   * NOTHING (a replay, the second leg of a rare self-trade, or another writer that stored some of them
+   * first). Must run inside a transaction.
+   */
   async insert(q: SqlRunner, rows: FillRow[]): Promise<number> {
     if (rows.length === 0) return 0;
-    const result: Array<{ n: number }> = await q.query(INSERT, COLUMNS.map(([, , value]) => rows.map(value)));
-    return result[0]!.n;
+    await q.query(`SAVEPOINT ${SAVEPOINT}`);
+    try {
+      return await copyLines(q, COPY_TARGET, copyChunks(rows, copyLine));
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      await q.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+      const result: Array<{ n: number }> = await q.query(INSERT, COLUMNS.map(([, , value]) => rows.map(value)));
+      return result[0]!.n;
+    }
   }
 }

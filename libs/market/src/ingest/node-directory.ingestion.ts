@@ -28,14 +28,17 @@ export class NodeDirectoryIngestion {
     private readonly writer: ExchangeFactsWriter,
   ) {}
 
-  /** One pass: up to `maxBlocksPerStream` new blocks of each stream, written in one transaction. */
-  async step(dataDir: string, maxBlocksPerStream: number): Promise<IngestionStep> {
-    this.feed ??= await this.open(dataDir);
+  /**
+   * One pass: up to `maxBlocksPerStream` new blocks of each stream, written in one transaction.
+   * `source` names the checkpoints: `node` for a real node, `simulator` for the simulator's directory.
+   */
+  async step(dataDir: string, maxBlocksPerStream: number, source = NODE_SOURCE): Promise<IngestionStep> {
+    this.feed ??= await this.open(dataDir, source);
     const poll = await this.feed.poll(maxBlocksPerStream);
     if (poll.blocks.length === 0) return { blocks: 0, issues: poll.issues, written: null };
     try {
       const batch = poll.blocks.map(({ block, position }) => ({ stream: block.stream, block, position }));
-      return { blocks: batch.length, issues: poll.issues, written: await this.writer.writeBlocks(batch, NODE_SOURCE) };
+      return { blocks: batch.length, issues: poll.issues, written: await this.writer.writeBlocks(batch, source) };
     } catch (error) {
       // The readers have moved past blocks that were not stored: start again from what was.
       this.feed = undefined;
@@ -43,8 +46,8 @@ export class NodeDirectoryIngestion {
     }
   }
 
-  private async open(dataDir: string): Promise<NodeDirectoryFeed> {
-    const stored = await this.checkpoints.read(this.dataSource, NODE_SOURCE);
+  private async open(dataDir: string, source: string): Promise<NodeDirectoryFeed> {
+    const stored = await this.checkpoints.read(this.dataSource, source);
     return new NodeDirectoryFeed(dataDir, Object.fromEntries(stored) as Partial<NodeFeedCheckpoints>);
   }
 }

@@ -1,0 +1,93 @@
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../../../libs/config/src/index.js';
+import { formatIssue } from '../../../libs/exchange/src/index.js';
+import { SimulatedExchangeIngestion, type SimulationChunk } from '../../../libs/market/src/index.js';
+import { JsonLogger, ProgressBar } from '../../../libs/runtime/src/index.js';
+
+const LIVE_TICK_MS = 1_000;
+const ERROR_WAIT_MS = 2_000;
+
+/**
+ * With EXCHANGE_SOURCE=simulator (the default): backfills SIM_BACKFILL_DAYS of history up to now as
+ * fast as it can, with a progress bar, then runs live with exchange time moving SIM_SPEED times as
+ * fast as the wall clock (1 is real time; more runs ahead of it).
+ */
+@Injectable()
+export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+  private running = false;
+  private loop?: Promise<void>;
+  private fills = 0;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly simulation: SimulatedExchangeIngestion,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.EXCHANGE_SOURCE !== 'simulator') return;
+    this.running = true;
+    this.loop = this.run().catch((error: Error) => {
+      // Settings that do not match the directory cannot be retried: say so and leave the api running.
+      this.logger.write('error', 'simulator stopped', { error: error.message });
+    });
+  }
+
+  private async run(): Promise<void> {
+    const c = this.config;
+    const replay = new ProgressBar('simulator replay  ');
+    const reached = await this.simulation.open(
+      {
+        dataDir: c.SIM_DATA_DIR,
+        settings: { seed: c.SIM_SEED, wallets: c.SIM_WALLETS, markets: c.SIM_MARKETS, eventsPerSecond: c.SIM_EVENTS_PER_SECOND },
+        backfillDays: c.SIM_BACKFILL_DAYS,
+        stateIntervalMs: c.STATE_UPDATE_INTERVAL * 60_000,
+      },
+      Date.now(),
+      (done, total) => replay.update(done / total, 'rebuilding the simulated exchange from its seed'),
+    );
+    this.logger.write('info', 'simulator feed started', { dataDir: c.SIM_DATA_DIR, seed: c.SIM_SEED, wallets: c.SIM_WALLETS, reachedAt: new Date(reached).toISOString() });
+
+    const backfillEnd = Math.max(Date.now(), reached);
+    const bar = new ProgressBar('simulator backfill');
+    const from = this.simulation.startTimeMs;
+    while (this.running) {
+      const chunk = await this.step(backfillEnd);
+      if (chunk === undefined) continue;
+      if (chunk === null) break;
+      bar.update((chunk.untilMs - from) / (backfillEnd - from), `${new Date(chunk.untilMs).toISOString().slice(0, 16)}Z, ${this.fills.toLocaleString('en')} fills`);
+    }
+    if (!this.running) return;
+    bar.done(`${new Date(backfillEnd).toISOString().slice(0, 16)}Z, ${this.fills.toLocaleString('en')} fills`);
+    this.logger.write('info', 'simulator backfill done; running live', { speed: c.SIM_SPEED });
+
+    const liveStartWall = Date.now();
+    while (this.running) {
+      const target = backfillEnd + (Date.now() - liveStartWall) * c.SIM_SPEED;
+      const chunk = await this.step(target);
+      if (chunk === null && this.running) await new Promise((resolve) => setTimeout(resolve, LIVE_TICK_MS));
+    }
+  }
+
+  /** One chunk; null when caught up with `untilMs`, undefined after a failure (retried from the stored checkpoints). */
+  private async step(untilMs: number): Promise<SimulationChunk | null | undefined> {
+    try {
+      const chunk = await this.simulation.advance(untilMs);
+      if (!chunk) return null;
+      this.fills += chunk.fills;
+      for (const issue of chunk.issues) this.logger.write('warn', 'skipped malformed record', { issue: formatIssue(issue) });
+      if (chunk.state?.applied) this.logger.write('debug', 'state update applied', { ...chunk.state });
+      return chunk;
+    } catch (error) {
+      this.logger.write('error', 'simulator chunk failed; retrying', { error: (error as Error).message });
+      await new Promise((resolve) => setTimeout(resolve, ERROR_WAIT_MS));
+      return undefined;
+    }
+  }
+
+  /** Lets the chunk in progress finish, so its facts, checkpoints and state are stored together. */
+  async onApplicationShutdown(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+}

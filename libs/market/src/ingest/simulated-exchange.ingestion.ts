@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import {
+  SimulatorDirectory,
+  simulatorExchangeState,
+  type NodeStream,
+  type ParseIssue,
+  type SimulatorSettings,
+} from '../../../exchange/src/index.js';
+import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
+import { FeedCheckpointRepository } from '../facts/feed-checkpoint.repository.js';
+import { MarketStateWriter, type StateUpdateResult } from '../state/market-state.writer.js';
+import { NodeDirectoryIngestion } from './node-directory.ingestion.js';
+
+export const SIMULATOR_SOURCE = 'simulator';
+const HOUR_MS = 3_600_000;
+const BLOCKS_PER_STREAM_PER_BATCH = 2_000;
+
+export interface SimulationOptions {
+  dataDir: string;
+  settings: Omit<SimulatorSettings, 'startTimeMs'>;
+  /** Where a new simulation starts: this much history before `nowMs`, at a whole hour. */
+  backfillDays: number;
+  /** Exchange time between state updates. */
+  stateIntervalMs: number;
+}
+
+export interface SimulationChunk {
+  /** Exchange time reached (the last block's time is at or before it). */
+  untilMs: number;
+  lines: number;
+  fills: number;
+  issues: ParseIssue[];
+  /** Set when the chunk ended on a state-update boundary. */
+  state: StateUpdateResult | null;
+}
+
+/**
+ * The embedded exchange: the simulator writes hl-node lines into its directory, the node feed reads
+ * them back into Postgres (source `simulator`), and at every state-update boundary of exchange time
+ * the simulator's books become a state update. Each chunk is written, ingested and (at a boundary)
+ * applied before the next starts, so a state update always sees the facts before it.
+ */
+@Injectable()
+export class SimulatedExchangeIngestion {
+  private readonly checkpoints = new FeedCheckpointRepository();
+  private readonly nodeIngestion: NodeDirectoryIngestion;
+  private directory?: SimulatorDirectory;
+  private options?: SimulationOptions;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    factsWriter: ExchangeFactsWriter,
+    private readonly stateWriter: MarketStateWriter,
+  ) {
+    this.nodeIngestion = new NodeDirectoryIngestion(dataSource, factsWriter);
+  }
+
+  /** Opens the simulation (replaying an existing one); returns the exchange time its files reach. */
+  async open(options: SimulationOptions, nowMs: number, onReplay?: (doneMs: number, totalMs: number) => void): Promise<number> {
+    const startTimeMs = Math.floor((nowMs - options.backfillDays * 24 * HOUR_MS) / HOUR_MS) * HOUR_MS;
+    this.directory = await SimulatorDirectory.open(options.dataDir, { ...options.settings, startTimeMs }, onReplay);
+    this.options = options;
+    return this.directory.writtenUntilMs;
+  }
+
+  get startTimeMs(): number {
+    return this.opened().directory.startTimeMs;
+  }
+
+  /** The next chunk towards `untilMs`: up to the next state-update boundary or an hour, whichever is first. */
+  async advance(untilMs: number): Promise<SimulationChunk | null> {
+    const { directory, options } = this.opened();
+    const from = directory.writtenUntilMs;
+    if (untilMs <= from) return null;
+    const boundary = (Math.floor(from / options.stateIntervalMs) + 1) * options.stateIntervalMs;
+    const chunkEnd = Math.min(untilMs, boundary, from + HOUR_MS);
+    const lines = await directory.advance(chunkEnd);
+    const chunk: SimulationChunk = { untilMs: chunkEnd, lines, fills: 0, issues: [], state: null };
+    for (;;) {
+      const step = await this.nodeIngestion.step(directory.dir, BLOCKS_PER_STREAM_PER_BATCH, SIMULATOR_SOURCE);
+      chunk.issues.push(...step.issues);
+      chunk.fills += step.written?.fills ?? 0;
+      if (step.blocks === 0) break;
+    }
+    if (chunkEnd === boundary) chunk.state = await this.stateWriter.apply(simulatorExchangeState(directory.simulator));
+    await directory.prune(await this.readingFiles());
+    return chunk;
+  }
+
+  private async readingFiles(): Promise<Partial<Record<NodeStream, string>>> {
+    const stored = await this.checkpoints.read(this.dataSource, SIMULATOR_SOURCE);
+    return Object.fromEntries([...stored].map(([stream, position]) => [stream, (position as { file?: string }).file]));
+  }
+
+  private opened(): { directory: SimulatorDirectory; options: SimulationOptions } {
+    if (!this.directory || !this.options) throw new Error('the simulation is not open');
+    return { directory: this.directory, options: this.options };
+  }
+}

@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import type { SqlRunner } from '../facts/exchange-facts.types.js';
+import type { BookOrder } from './open-order.types.js';
+import type { BookChange } from './order-book.fold.js';
+
+const PLACE = `
+  INSERT INTO open_orders (address, oid, coin, side, limit_px, sz, orig_sz, timestamp, trigger_condition, is_trigger, trigger_px,
+                           children, is_position_tpsl, reduce_only, order_type, tif, cloid, builder, builder_fee, height, gone, pending_for)
+  SELECT *, false, $21
+  FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::numeric[], $8::timestamptz[],
+              $9::text[], $10::boolean[], $11::numeric[], $12::jsonb[], $13::boolean[], $14::boolean[], $15::text[], $16::text[],
+              $17::text[], $18::text[], $19::int[], $20::bigint[])
+  ON CONFLICT (address, oid) DO UPDATE SET
+    coin = EXCLUDED.coin, side = EXCLUDED.side, limit_px = EXCLUDED.limit_px, sz = EXCLUDED.sz, orig_sz = EXCLUDED.orig_sz,
+    timestamp = EXCLUDED.timestamp, trigger_condition = EXCLUDED.trigger_condition, is_trigger = EXCLUDED.is_trigger,
+    trigger_px = EXCLUDED.trigger_px, children = EXCLUDED.children, is_position_tpsl = EXCLUDED.is_position_tpsl,
+    reduce_only = EXCLUDED.reduce_only, order_type = EXCLUDED.order_type, tif = EXCLUDED.tif, cloid = EXCLUDED.cloid,
+    builder = EXCLUDED.builder, builder_fee = EXCLUDED.builder_fee, height = EXCLUDED.height, gone = false, pending_for = $21`;
+
+// A null amount removes the order. A removed order stays as a `gone` row until the next snapshot has
+// closed its interval.
+const REDUCE_OR_REMOVE = `
+  UPDATE open_orders o SET
+    sz = CASE WHEN c.amount IS NULL THEN o.sz ELSE o.sz - c.amount END,
+    height = coalesce(c.height, o.height),
+    gone = c.amount IS NULL OR o.sz - c.amount <= 0,
+    pending_for = $5
+  FROM unnest($1::text[], $2::bigint[], $3::numeric[], $4::bigint[]) AS c(address, oid, amount, height)
+  WHERE o.address = c.address AND o.oid = c.oid AND NOT o.gone`;
+
+/** The live book: the current open orders, written set-wise (two statements whatever the number of changes). */
+@Injectable()
+export class OpenOrdersRepository {
+  /** `pendingForMs`: the snapshot that will first show these changes (the next boundary after them). */
+  async apply(q: SqlRunner, changes: Iterable<BookChange>, pendingForMs: number): Promise<void> {
+    const pendingFor = new Date(pendingForMs).toISOString();
+    const placed: Array<{ order: BookOrder; height: number }> = [];
+    const others: Array<{ address: string; oid: number; amount: string | null; height: number | null }> = [];
+    for (const change of changes) {
+      if (change.kind === 'place') placed.push(change);
+      else if (change.kind === 'fill') others.push(change);
+      else others.push({ address: change.address, oid: change.oid, amount: null, height: null });
+    }
+    if (placed.length > 0) {
+      const o = placed.map((p) => p.order);
+      await q.query(PLACE, [
+        o.map((r) => r.address),
+        o.map((r) => r.oid),
+        o.map((r) => r.coin),
+        o.map((r) => r.side),
+        o.map((r) => r.limitPx),
+        o.map((r) => r.sz),
+        o.map((r) => r.origSz),
+        o.map((r) => new Date(r.timestampMs).toISOString()),
+        o.map((r) => r.triggerCondition),
+        o.map((r) => r.isTrigger),
+        o.map((r) => r.triggerPx),
+        o.map((r) => JSON.stringify(r.children)),
+        o.map((r) => r.isPositionTpsl),
+        o.map((r) => r.reduceOnly),
+        o.map((r) => r.orderType),
+        o.map((r) => r.tif),
+        o.map((r) => r.cloid),
+        o.map((r) => r.builder),
+        o.map((r) => r.builderFee),
+        placed.map((p) => p.height),
+        pendingFor,
+      ]);
+    }
+    if (others.length > 0) {
+      await q.query(REDUCE_OR_REMOVE, [others.map((r) => r.address), others.map((r) => r.oid), others.map((r) => r.amount), others.map((r) => r.height), pendingFor]);
+    }
+  }
+}

@@ -1,0 +1,130 @@
+import { DataSource } from 'typeorm';
+import type { NodeStream } from '../../../exchange/src/index.js';
+import type { FeedBlock } from '../facts/exchange-facts.types.js';
+import { dumpTables, feedBlock, parseLine, type TestPosition } from '../facts/facts.testing.js';
+import { OpenOrderSnapshotsRepository } from './open-order-snapshots.repository.js';
+import type { OpenOrderRecord } from './open-order.types.js';
+
+// Test helpers only (not exported from index.ts): hl-node lines built as the node writes them, read back
+// by the real parser.
+
+/** hl-node's time text: UTC without a zone, nanosecond digits. */
+const nodeTime = (ms: number): string => new Date(ms).toISOString().replace('Z', '000000');
+
+export interface WireOrder {
+  coin: string;
+  side: 'A' | 'B';
+  limitPx: string;
+  sz: string;
+  oid: number;
+  timestamp: number;
+  triggerCondition: string;
+  isTrigger: boolean;
+  triggerPx: string;
+  children: WireOrder[];
+  isPositionTpsl: boolean;
+  reduceOnly: boolean;
+  orderType: string;
+  origSz: string;
+  tif: string | null;
+  cloid: string | null;
+}
+
+/** A plain resting limit order placed at `timestamp`, with the given fields changed. */
+export function limitOrder(fields: Partial<WireOrder> & Pick<WireOrder, 'coin' | 'side' | 'limitPx' | 'sz' | 'oid' | 'timestamp'>): WireOrder {
+  return {
+    triggerCondition: 'N/A',
+    isTrigger: false,
+    triggerPx: '0.0',
+    children: [],
+    isPositionTpsl: false,
+    reduceOnly: false,
+    orderType: 'Limit',
+    origSz: fields.sz,
+    tif: 'Gtc',
+    cloid: null,
+    ...fields,
+  };
+}
+
+export interface StatusEvent {
+  user: string;
+  status: string;
+  order: WireOrder;
+  builder?: { b: string; f: number } | null;
+}
+
+export function statusLine(blockNumber: number, timeMs: number, events: StatusEvent[]): string {
+  return JSON.stringify({
+    local_time: nodeTime(timeMs + 150),
+    block_time: nodeTime(timeMs),
+    block_number: blockNumber,
+    events: events.map((e) => ({ time: nodeTime(timeMs), user: e.user, hash: null, builder: e.builder ?? null, status: e.status, order: e.order })),
+  });
+}
+
+export interface FillEvent {
+  user: string;
+  oid: number;
+  sz: string;
+  tid: number;
+  coin?: string;
+  side?: 'A' | 'B';
+}
+
+export function fillLine(blockNumber: number, timeMs: number, fills: FillEvent[]): string {
+  return JSON.stringify({
+    local_time: nodeTime(timeMs + 150),
+    block_time: nodeTime(timeMs),
+    block_number: blockNumber,
+    events: fills.map((f) => [
+      f.user,
+      {
+        coin: f.coin ?? 'BTC',
+        px: '60000.0',
+        sz: f.sz,
+        side: f.side ?? 'B',
+        time: timeMs,
+        startPosition: '0.0',
+        dir: 'Open Long',
+        closedPnl: '0.0',
+        hash: `0x${f.tid.toString(16).padStart(64, '0')}`,
+        oid: f.oid,
+        crossed: false,
+        fee: '0.0',
+        tid: f.tid,
+        feeToken: 'USDC',
+        twapId: null,
+      },
+    ]),
+  });
+}
+
+/** A line as the feed hands it to the writer (position: the block number as the line). */
+export function fed(stream: NodeStream, line: string): FeedBlock<TestPosition> {
+  const block = parseLine(stream, line);
+  return feedBlock(stream, block, block.blockNumber);
+}
+
+export const ORDER_TABLES: Record<string, string> = {
+  open_orders: 'address, oid',
+  open_order_intervals: 'address, oid, valid_from',
+  open_order_snapshots: 'snapshot_ts',
+  open_order_feeds: 'source',
+  open_order_backlog: 'source, block_number, stream',
+};
+
+export const dumpOrderTables = (dataSource: DataSource) => dumpTables(dataSource, ORDER_TABLES);
+
+/** Every order of a snapshot, read page by page. */
+export async function allOpenAt(dataSource: DataSource, snapshotTs: string | number, pageSize = 1000): Promise<OpenOrderRecord[] | null> {
+  const repository = new OpenOrderSnapshotsRepository();
+  const orders: OpenOrderRecord[] = [];
+  let page = await repository.openAt(dataSource, snapshotTs, {}, pageSize, null);
+  if (page === null) return null;
+  for (;;) {
+    orders.push(...page.orders);
+    if (page.nextCursor === null) return orders;
+    page = (await repository.openAt(dataSource, snapshotTs, {}, pageSize, page.nextCursor))!;
+  }
+}

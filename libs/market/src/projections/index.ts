@@ -1,0 +1,2 @@
+export * from './fill.projector.js';
+export * from './projection-checkpoint.repository.js';

@@ -1,0 +1,88 @@
+import type { SqlRunner } from '../facts/exchange-facts.types.js';
+
+/**
+ * The rows written once per state update, all stamped with the state's exchange time. They read the
+ * wallets and positions tables after the update was applied, so every open position counts, also
+ * those of a wallet the update could not read.
+ */
+export class StateSnapshotsRepository {
+  /**
+   * Each open position counts in its wallet's size cohort and in its pnl cohort, and in every
+   * timeframe it opened within. One pass sums the positions per coin, cohort pair, side and age bucket
+   * (under 24h, 7d, 30d, older); the few thousand sums are then added up per timeframe, which is far
+   * cheaper than expanding every position eight times.
+   */
+  async cohortPositions(q: SqlRunner, stateTime: string): Promise<number> {
+    const rows: Array<{ n: number }> = await q.query(
+      `WITH buckets AS (
+         SELECT p.coin, w.size_segment_id, w.pnl_segment_id, p.side = 'long' AS long,
+                CASE WHEN p.open_time >= $1::timestamptz - interval '24 hours' THEN 0
+                     WHEN p.open_time >= $1::timestamptz - interval '7 days' THEN 1
+                     WHEN p.open_time >= $1::timestamptz - interval '30 days' THEN 2
+                     ELSE 3 END AS age,
+                count(*)::int AS n, sum(p.value) AS value, sum(p.funding) AS funding, sum(p.unrealized_pnl) AS upnl, sum(p.size) AS size
+         FROM positions p JOIN wallets w ON w.address = p.address
+         WHERE p.close_time IS NULL
+         GROUP BY 1, 2, 3, 4, 5
+       ), inserted AS (
+         INSERT INTO cohort_position_snapshots (created_at, timeframe, coin, segment_id, position_count, position_count_long,
+           total_position_value, total_position_value_long, total_funding, total_unrealized_pnl, total_position_size, total_position_size_long)
+         SELECT $1::timestamptz, tf.name, b.coin, seg.id,
+                sum(b.n), coalesce(sum(b.n) FILTER (WHERE b.long), 0),
+                sum(b.value), coalesce(sum(b.value) FILTER (WHERE b.long), 0),
+                sum(b.funding), sum(b.upnl),
+                sum(b.size), coalesce(sum(b.size) FILTER (WHERE b.long), 0)
+         FROM buckets b
+         CROSS JOIN LATERAL (VALUES (b.size_segment_id), (b.pnl_segment_id)) AS seg(id)
+         CROSS JOIN (VALUES ('24h', 0), ('7d', 1), ('30d', 2), ('all', 3)) AS tf(name, max_age)
+         WHERE b.age <= tf.max_age
+         GROUP BY tf.name, b.coin, seg.id
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM inserted`,
+      [stateTime],
+    );
+    return rows[0]!.n;
+  }
+
+  /** Market-wide: open positions, open interest by side, perp equity of all wallets, positions in profit. */
+  async market(q: SqlRunner, stateTime: string): Promise<void> {
+    await q.query(
+      `INSERT INTO market_snapshots (created_at, count, count_long, count_short, open_interest, open_interest_long, open_interest_short, perp_equity, count_in_profit)
+       SELECT $1::timestamptz, count(*), count(*) FILTER (WHERE side = 'long'), count(*) FILTER (WHERE side = 'short'),
+              coalesce(sum(value), 0), coalesce(sum(value) FILTER (WHERE side = 'long'), 0), coalesce(sum(value) FILTER (WHERE side = 'short'), 0),
+              (SELECT coalesce(sum(perp_equity), 0) FROM wallets),
+              count(*) FILTER (WHERE unrealized_pnl > 0)
+       FROM positions WHERE close_time IS NULL`,
+      [stateTime],
+    );
+  }
+
+  /** Sums over every known wallet; vaults are not modelled, so their equity is null. */
+  async walletsEquity(q: SqlRunner, stateTime: string): Promise<void> {
+    await q.query(
+      `INSERT INTO wallets_equity_history (created_at, total_wallets_equity, perp_wallets_equity, spot_wallets_equity, staking_wallets_equity, vault_wallets_equity)
+       SELECT $1::timestamptz, coalesce(sum(total_equity), 0), coalesce(sum(perp_equity), 0), coalesce(sum(spot_equity), 0), coalesce(sum(staked_equity), 0), NULL
+       FROM wallets`,
+      [stateTime],
+    );
+  }
+
+  /**
+   * HYPE balances that changed since the wallet's previous update (compared with the wallets table
+   * before it is updated, so this runs first). A wallet first seen with no HYPE writes nothing.
+   */
+  async holderChanges(q: SqlRunner, stateTime: string): Promise<number> {
+    const rows: Array<{ n: number }> = await q.query(
+      `WITH inserted AS (
+         INSERT INTO holder_history (address, created_at, spot_amount, staked_amount)
+         SELECT s.address, $1::timestamptz, s.spot_hype, s.staked_hype
+         FROM stage_wallets s LEFT JOIN wallets w ON w.address = s.address
+         WHERE CASE WHEN w.address IS NULL THEN s.spot_hype <> 0 OR s.staked_hype <> 0
+                    ELSE w.spot_hype <> s.spot_hype OR w.staked_hype <> s.staked_hype END
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM inserted`,
+      [stateTime],
+    );
+    return rows[0]!.n;
+  }
+}
