@@ -79,7 +79,8 @@ export class MarketStateWriter {
       result.openedPositions = await timed('open', () => this.positions.openNew(q, stateTime));
       // After a large change the planner's row estimates are stale (autovacuum comes later), and the
       // snapshot queries below would plan for a nearly empty table.
-      if (result.openedPositions + result.newWallets > 10_000) await timed('analyze', () => this.positions.analyze(q));
+      // (A quarter of the rows new: the estimates are off enough to matter; less is left to autovacuum.)
+      if (result.openedPositions + result.newWallets > Math.max(10_000, stagedPositions.length / 4)) await timed('analyze', () => this.positions.analyze(q));
       result.cohortSnapshotRows = await timed('cohorts', () => this.snapshots.cohortPositions(q, stateTime));
       await timed('market', async () => {
         await this.snapshots.market(q, stateTime);
