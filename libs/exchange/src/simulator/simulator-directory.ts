@@ -33,8 +33,15 @@ export class SimulatorDirectory {
   /**
    * Opens (or creates) the directory for these settings; `startTimeMs` is only used for a new one. A
    * directory made with other settings is refused: its files would not continue these.
+   * `discardExisting` starts a new simulation whatever the directory holds.
    */
-  static async open(dir: string, settings: SimulatorSettings, onReplay?: (doneMs: number, totalMs: number) => void): Promise<SimulatorDirectory> {
+  static async open(
+    dir: string,
+    settings: SimulatorSettings,
+    onReplay?: (doneMs: number, totalMs: number) => void,
+    { discardExisting = false }: { discardExisting?: boolean } = {},
+  ): Promise<SimulatorDirectory> {
+    if (discardExisting) await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
     const stored = await readManifest(dir);
     if (stored) {

@@ -130,9 +130,30 @@ describe('SimulatedExchangeIngestion', () => {
     expect(await dumpDerived()).toEqual(uninterrupted);
   });
 
-  it('refuses a directory made with other settings, saying which', async () => {
+  it('starts a new simulation when the database has read nothing of the one in the directory', async () => {
+    await resetDatabase(config.DATABASE_URL);
     const opts = await options();
-    await ingestion().open(opts, NOW);
+    const first = ingestion();
+    await first.open(opts, NOW);
+    await runTo(first, START + HOUR);
+    const fills = await dataSource.query(`SELECT count(*)::int AS n FROM fills`);
+    await resetDatabase(config.DATABASE_URL);
+    const again = ingestion();
+    expect(await again.open({ ...opts, settings: { ...SETTINGS, seed: 12 } }, NOW + HOUR)).toBe(START + HOUR);
+    await resetDatabase(config.DATABASE_URL);
+    // Same settings: the same simulation again from its (new) start, every fill stored anew.
+    const third = ingestion();
+    expect(await third.open(opts, NOW)).toBe(START);
+    await runTo(third, START + HOUR);
+    expect(await dataSource.query(`SELECT count(*)::int AS n FROM fills`)).toEqual(fills);
+  });
+
+  it('refuses a directory made with other settings, saying which', async () => {
+    await resetDatabase(config.DATABASE_URL);
+    const opts = await options();
+    const first = ingestion();
+    await first.open(opts, NOW);
+    await runTo(first, START + 15 * 60_000);
     await expect(ingestion().open({ ...opts, settings: { ...SETTINGS, seed: 12 } }, NOW)).rejects.toThrow(/holds a simulation made with .*"seed":11.*not .*"seed":12/);
   });
 });

@@ -56,10 +56,15 @@ export class SimulatedExchangeIngestion {
     this.nodeIngestion = new NodeDirectoryIngestion(dataSource, factsWriter);
   }
 
-  /** Opens the simulation (replaying an existing one); returns the exchange time its files reach. */
+  /**
+   * Opens the simulation (replaying an existing one); returns the exchange time its files reach. A
+   * database that has read nothing of the simulation (new, or dropped to start over) starts a new one:
+   * the directory's read files are pruned, so its old simulation could not be read into it again.
+   */
   async open(options: SimulationOptions, nowMs: number, onReplay?: (doneMs: number, totalMs: number) => void): Promise<number> {
     const startTimeMs = Math.floor((nowMs - options.backfillDays * 24 * HOUR_MS) / HOUR_MS) * HOUR_MS;
-    this.directory = await SimulatorDirectory.open(options.dataDir, { ...options.settings, startTimeMs }, onReplay);
+    const discardExisting = (await this.checkpoints.read(this.dataSource, SIMULATOR_SOURCE)).size === 0;
+    this.directory = await SimulatorDirectory.open(options.dataDir, { ...options.settings, startTimeMs }, onReplay, { discardExisting });
     this.options = options;
     return this.directory.writtenUntilMs;
   }
