@@ -2,11 +2,7 @@ import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nest
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../libs/config/src/index.js';
 import { FillProjector } from '../../../libs/market/src/projections/index.js';
-import { JsonLogger } from '../../../libs/runtime/src/index.js';
-
-// Well inside SPEC.md's "a trade is built within about 10 seconds of its final fill".
-const IDLE_WAIT_MS = 1_000;
-const ERROR_WAIT_MS = 2_000;
+import { JsonLogger, WorkLoop } from '../../../libs/runtime/src/index.js';
 
 /**
  * Whatever the EXCHANGE_SOURCE: turns the fills and funding its feed stored into closed trades and builder
@@ -15,8 +11,13 @@ const ERROR_WAIT_MS = 2_000;
 @Injectable()
 export class FillProjectionsRunner implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly projector: FillProjector;
-  private running = false;
-  private loop?: Promise<void>;
+  private readonly loop = new WorkLoop({
+    // Well inside SPEC.md's "a trade is built within about 10 seconds of its final fill".
+    idleMs: 1_000,
+    errorMs: 2_000,
+    onError: (error) => this.logger.write('error', 'fill projection failed; retrying from the stored checkpoint', { error: error.message }),
+  });
+  private warnedBlockless = false;
 
   constructor(
     dataSource: DataSource,
@@ -27,40 +28,29 @@ export class FillProjectionsRunner implements OnApplicationBootstrap, OnApplicat
   }
 
   onApplicationBootstrap(): void {
-    this.running = true;
-    this.logger.write('info', 'fill projections started', { source: this.config.EXCHANGE_SOURCE });
-    this.loop = this.run(this.config.EXCHANGE_SOURCE);
+    const source = this.config.EXCHANGE_SOURCE;
+    this.logger.write('info', 'fill projections started', { source });
+    this.loop.start(() => this.step(source));
   }
 
-  private async run(source: string): Promise<void> {
-    let warnedBlockless = false;
-    while (this.running) {
-      let wait = 0;
-      try {
-        const run = await this.projector.project(source);
-        if (run.blockless && !warnedBlockless) {
-          warnedBlockless = true;
-          this.logger.write('warn', 'this feed stores fills without block numbers: closed trades and builder aggregates are not built for it', { source });
-        }
-        if (run.outOfOrderFills > 0) {
-          this.logger.write('warn', 'fills older than ones already projected were left out of closed trades', { count: run.outOfOrderFills, toBlock: run.toBlock });
-        }
-        if (run.fills > 0 || run.lateFundingPayments > 0) {
-          const { afterBlock, toBlock, fills, fundingPayments, lateFundingPayments, closedTrades } = run;
-          this.logger.write('debug', 'fills projected', { afterBlock, toBlock, fills, fundingPayments, lateFundingPayments, closedTrades });
-        }
-        if (!run.more) wait = IDLE_WAIT_MS;
-      } catch (error) {
-        this.logger.write('error', 'fill projection failed; retrying from the stored checkpoint', { error: (error as Error).message });
-        wait = ERROR_WAIT_MS;
-      }
-      if (wait && this.running) await new Promise((resolve) => setTimeout(resolve, wait));
+  private async step(source: string): Promise<boolean> {
+    const run = await this.projector.project(source);
+    if (run.blockless && !this.warnedBlockless) {
+      this.warnedBlockless = true;
+      this.logger.write('warn', 'this feed stores fills without block numbers: closed trades and builder aggregates are not built for it', { source });
     }
+    if (run.outOfOrderFills > 0) {
+      this.logger.write('warn', 'fills older than ones already projected were left out of closed trades', { count: run.outOfOrderFills, toBlock: run.toBlock });
+    }
+    if (run.fills > 0 || run.lateFundingPayments > 0) {
+      const { afterBlock, toBlock, fills, fundingPayments, lateFundingPayments, closedTrades } = run;
+      this.logger.write('debug', 'fills projected', { afterBlock, toBlock, fills, fundingPayments, lateFundingPayments, closedTrades });
+    }
+    return run.more;
   }
 
   /** Lets the run in progress commit, so a stop never leaves derived rows without their checkpoint. */
   async onApplicationShutdown(): Promise<void> {
-    this.running = false;
-    await this.loop;
+    await this.loop.stop();
   }
 }

@@ -7,3 +7,4 @@ export * from './dependency-health.service.js';
 export * from './runtime.module.js';
 export * from './startup.js';
 export * from './progress-bar.js';
+export * from './work-loop.js';
