@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
+import pg from 'pg';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,4 +76,32 @@ export function printTable(rows: Array<Record<string, string | number>>): void {
   console.log(line(columns));
   console.log(line(widths.map((w) => '-'.repeat(w))));
   for (const row of rows) console.log(line(columns.map((c) => String(row[c]))));
+}
+
+/** Runs `work` on the server's `postgres` database, the one to create and drop others from. */
+async function onServer(databaseUrl: string, work: (admin: pg.Client, name: string) => Promise<void>): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = url.pathname.slice(1);
+  url.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: url.toString() });
+  await admin.connect();
+  try {
+    await work(admin, name);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A database of its own for a benchmark, created empty (dropped first if a run left one behind). */
+export function recreateDatabase(databaseUrl: string): Promise<void> {
+  return onServer(databaseUrl, async (admin, name) => {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+  });
+}
+
+export function dropDatabase(databaseUrl: string): Promise<void> {
+  return onServer(databaseUrl, async (admin, name) => {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  });
 }

@@ -5,9 +5,9 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../../libs/database/src/index.js';
 import { ExchangeFactsWriter, NodeDirectoryIngestion } from '../../libs/market/src/index.js';
-import { backendCpuTicks, copyFileToTable, copyTableToFile, cpuSecondsBetween, dropDatabase, recreateDatabase } from '../fills/bench-database.js';
+import { backendCpuTicks, copyFileToTable, copyTableToFile, cpuSecondsBetween } from '../fills/bench-database.js';
 import { cachedNodeFillsDirectory, type NodeFillsSettings } from '../fills/node-fills.generator.js';
-import { progress } from '../support.js';
+import { dropDatabase, progress, recreateDatabase } from '../support.js';
 
 /**
  * `npm run bench -- fills-ingest`: fills per second from a generated hl-node directory (BENCH_FILLS fills,

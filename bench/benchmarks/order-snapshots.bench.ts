@@ -1,10 +1,9 @@
-import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../../libs/database/src/index.js';
 import type { Fill, NodeFillEvent, NodeFillsBlock, NodeOrderStatusEvent, NodeOrderStatusesBlock, Order } from '../../libs/exchange/src/index.js';
 import { SeededRandom } from '../../libs/exchange/src/simulator/seeded-random.js';
 import { OpenOrdersWriter, SNAPSHOT_INTERVAL_MS } from '../../libs/market/src/orders/index.js';
-import { median, progress } from '../support.js';
+import { dropDatabase, median, progress, recreateDatabase } from '../support.js';
 
 // Storage of 30 days of 5-minute open-order snapshots: validity intervals (what the service stores) vs a
 // full copy of every snapshot. BENCH_ORDER_DAYS days of snapshots are run through the real code; the
@@ -132,25 +131,13 @@ class OrderFlow {
   }
 }
 
-async function recreateDatabase(url: string, create: boolean): Promise<void> {
-  const name = new URL(url).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString() });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    if (create) await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-}
-
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
 
 export async function orderSnapshotsBenchmark() {
   const periods = Math.round((DAYS * 24 * 3_600_000) / SNAPSHOT_INTERVAL_MS);
   if (!(periods >= 2) || !(FULL_SNAPSHOTS >= 1)) throw new Error('BENCH_ORDER_DAYS must give 2 snapshots or more (0.01 d) and BENCH_FULL_SNAPSHOTS be 1 or more');
-  await recreateDatabase(DATABASE_URL, true);
+  await recreateDatabase(DATABASE_URL);
   await runMigrations(DATABASE_URL);
   const dataSource = new DataSource(dataSourceOptions(DATABASE_URL));
   await dataSource.initialize();
@@ -260,6 +247,6 @@ export async function orderSnapshotsBenchmark() {
     };
   } finally {
     await dataSource.destroy();
-    await recreateDatabase(DATABASE_URL, false);
+    await dropDatabase(DATABASE_URL);
   }
 }

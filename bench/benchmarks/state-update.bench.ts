@@ -1,15 +1,13 @@
-import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../../libs/database/src/index.js';
 import type { ExchangeState, PositionStateRecord, WalletStateRecord } from '../../libs/exchange/src/index.js';
 import { SeededRandom } from '../../libs/exchange/src/simulator/seeded-random.js';
 import { MarketStateWriter } from '../../libs/market/src/index.js';
-import { progress } from '../support.js';
+import { progress, recreateDatabase } from '../support.js';
 
 const WALLETS = Number(process.env.BENCH_STATE_WALLETS ?? 100_000);
 const POSITIONS = Number(process.env.BENCH_STATE_POSITIONS ?? 300_000);
-const DATABASE = 'tidewatch_bench_state';
-const SERVER_URL = process.env.BENCH_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DATABASE_URL = process.env.BENCH_STATE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tidewatch_bench_state';
 const COINS = Array.from({ length: 60 }, (_, i) => (i < 50 ? `C${i}` : `xyz:S${i}`));
 const T0 = Date.UTC(2026, 10, 20, 12, 0, 0);
 
@@ -66,17 +64,6 @@ function buildState(height: number, timeMs: number, moved: boolean): ExchangeSta
   return { height, timeMs, hypePx: '38.5', wallets };
 }
 
-async function recreateDatabase(): Promise<string> {
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DATABASE}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${DATABASE}`;
-  return url.toString();
-}
-
 /** Peak resident memory of this process while `work` runs, sampled every 20 ms. */
 async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakRssMb: number }> {
   let peak = process.memoryUsage().rss;
@@ -95,9 +82,9 @@ async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peak
  * positions closed or opened). Target: under 20 s each, ingestor memory under 1 GB.
  */
 export async function stateUpdateBenchmark() {
-  const url = await recreateDatabase();
-  await runMigrations(url);
-  const dataSource = new DataSource(dataSourceOptions(url));
+  await recreateDatabase(DATABASE_URL);
+  await runMigrations(DATABASE_URL);
+  const dataSource = new DataSource(dataSourceOptions(DATABASE_URL));
   await dataSource.initialize();
   const writer = new MarketStateWriter(dataSource);
   const rows: Array<Record<string, string | number>> = [];

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { fixtureJson } from '../../../exchange/src/fixtures.testing.js';
 import type { NodeBlock } from '../../../exchange/src/index.js';
+import { nodeTime } from '../../../exchange/src/simulator/wire-format.js';
 import { useTestEnvironment } from '../../../testing/src/index.js';
 import type { FeedBlock } from './exchange-facts.types.js';
 import { ExchangeFactsWriter } from './exchange-facts.writer.js';
@@ -27,8 +28,8 @@ const fixtureBatch = (): FeedBlock<TestPosition>[] => [
 /** The liquidation fixture's fill moved to another trade, time and block (same coin). */
 function movedFill(opts: { tid: number; timeMs: number; blockNumber: number; px?: string }): NodeBlock {
   const wire = fixtureJson('node_fills_by_block_liquidation.json') as { block_number: number; block_time: string; local_time: string; events: [string, Record<string, unknown>][] };
-  const nodeTime = new Date(opts.timeMs).toISOString().replace('Z', '000000');
-  Object.assign(wire, { block_number: opts.blockNumber, block_time: nodeTime, local_time: nodeTime });
+  const time = nodeTime(opts.timeMs, 0);
+  Object.assign(wire, { block_number: opts.blockNumber, block_time: time, local_time: time });
   Object.assign(wire.events[0]![1], { tid: opts.tid, time: opts.timeMs, px: opts.px ?? '72.153' });
   return parseLine('node_fills_by_block', JSON.stringify(wire));
 }

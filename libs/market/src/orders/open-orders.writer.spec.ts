@@ -5,7 +5,8 @@ import type { FeedBlock } from '../facts/exchange-facts.types.js';
 import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { openFactsDatabase, type TestPosition } from '../facts/facts.testing.js';
 import { OpenOrderSnapshotsRepository } from './open-order-snapshots.repository.js';
-import { allOpenAt, dumpOrderTables, fed, fillLine, limitOrder, statusLine, type WireOrder } from './orders.testing.js';
+import type { WireOrder } from '../../../exchange/src/simulator/order-event.js';
+import { allOpenAt, dumpOrderTables, fed, fillLine, limitOrder, statusLine } from './orders.testing.js';
 
 const config = useTestEnvironment();
 const T0 = Date.UTC(2026, 2, 2, 10, 0);

@@ -1,5 +1,7 @@
 import { DataSource } from 'typeorm';
 import type { NodeStream } from '../../../exchange/src/index.js';
+import type { WireOrder } from '../../../exchange/src/simulator/order-event.js';
+import { nodeTime } from '../../../exchange/src/simulator/wire-format.js';
 import type { FeedBlock } from '../facts/exchange-facts.types.js';
 import { dumpTables, feedBlock, parseLine, type TestPosition } from '../facts/facts.testing.js';
 import { OpenOrderSnapshotsRepository } from './open-order-snapshots.repository.js';
@@ -8,27 +10,6 @@ import type { OpenOrderRecord } from './open-order.types.js';
 // Test helpers only (not exported from index.ts): hl-node lines built as the node writes them, read back
 // by the real parser.
 
-/** hl-node's time text: UTC without a zone, nanosecond digits. */
-const nodeTime = (ms: number): string => new Date(ms).toISOString().replace('Z', '000000');
-
-export interface WireOrder {
-  coin: string;
-  side: 'A' | 'B';
-  limitPx: string;
-  sz: string;
-  oid: number;
-  timestamp: number;
-  triggerCondition: string;
-  isTrigger: boolean;
-  triggerPx: string;
-  children: WireOrder[];
-  isPositionTpsl: boolean;
-  reduceOnly: boolean;
-  orderType: string;
-  origSz: string;
-  tif: string | null;
-  cloid: string | null;
-}
 
 /** A plain resting limit order placed at `timestamp`, with the given fields changed. */
 export function limitOrder(fields: Partial<WireOrder> & Pick<WireOrder, 'coin' | 'side' | 'limitPx' | 'sz' | 'oid' | 'timestamp'>): WireOrder {
@@ -56,10 +37,10 @@ export interface StatusEvent {
 
 export function statusLine(blockNumber: number, timeMs: number, events: StatusEvent[]): string {
   return JSON.stringify({
-    local_time: nodeTime(timeMs + 150),
-    block_time: nodeTime(timeMs),
+    local_time: nodeTime(timeMs + 150, 0),
+    block_time: nodeTime(timeMs, 0),
     block_number: blockNumber,
-    events: events.map((e) => ({ time: nodeTime(timeMs), user: e.user, hash: null, builder: e.builder ?? null, status: e.status, order: e.order })),
+    events: events.map((e) => ({ time: nodeTime(timeMs, 0), user: e.user, hash: null, builder: e.builder ?? null, status: e.status, order: e.order })),
   });
 }
 
@@ -74,8 +55,8 @@ export interface FillEvent {
 
 export function fillLine(blockNumber: number, timeMs: number, fills: FillEvent[]): string {
   return JSON.stringify({
-    local_time: nodeTime(timeMs + 150),
-    block_time: nodeTime(timeMs),
+    local_time: nodeTime(timeMs + 150, 0),
+    block_time: nodeTime(timeMs, 0),
     block_number: blockNumber,
     events: fills.map((f) => [
       f.user,

@@ -1,12 +1,11 @@
 import type { DataSource } from 'typeorm';
 import type { NodeBlock } from '../../../exchange/src/index.js';
+import { nodeTime } from '../../../exchange/src/simulator/wire-format.js';
 import type { FeedBlock } from '../facts/exchange-facts.types.js';
 import { dumpTables, feedBlock, parseLine, type TestPosition } from '../facts/facts.testing.js';
 
 // Test helpers only (not exported from index.ts): hl-node lines built by hand, parsed by the real parser.
 
-/** hl-node's block time text: ISO without the zone, nanosecond digits. */
-export const nodeTime = (ms: number): string => new Date(ms).toISOString().replace('Z', '000000');
 
 export const address = (n: number): string => `0x${n.toString(16).padStart(40, '0')}`;
 
@@ -45,7 +44,7 @@ export function wireFill(fill: Partial<WireFill> & Pick<WireFill, 'coin' | 'px' 
 }
 
 export function fillsBlock(blockNumber: number, timeMs: number, events: Array<[string, WireFill]>): NodeBlock {
-  const time = nodeTime(timeMs);
+  const time = nodeTime(timeMs, 0);
   return parseLine('node_fills_by_block', JSON.stringify({ local_time: time, block_time: time, block_number: blockNumber, events }));
 }
 
@@ -57,7 +56,7 @@ export interface WireFunding {
 }
 
 export function fundingBlock(blockNumber: number, timeMs: number, deltas: WireFunding[]): NodeBlock {
-  const time = nodeTime(timeMs);
+  const time = nodeTime(timeMs, 0);
   const event = {
     time,
     hash: `0x${blockNumber.toString(16).padStart(64, '0')}`,

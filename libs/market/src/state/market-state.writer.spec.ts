@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import Big from 'big.js';
 import { DataSource } from 'typeorm';
 import type { ExchangeState, PositionStateRecord, WalletStateRecord } from '../../../exchange/src/index.js';
+import { nodeTime } from '../../../exchange/src/simulator/wire-format.js';
 import { resetDatabase, useTestEnvironment } from '../../../testing/src/index.js';
 import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { dumpTables, feedBlock, openFactsDatabase, parseLine } from '../facts/facts.testing.js';
@@ -44,10 +45,10 @@ const state = (height: number, timeMs: number, wallets: WalletStateRecord[], hyp
 
 /** One hl-node fill line of `addr` (the real format, read by the real parser). */
 async function storeFill(addr: string, fill: { coin: string; side: 'A' | 'B'; sz: string; startPosition: string; timeMs: number; tid: number }): Promise<void> {
-  const nodeTime = new Date(fill.timeMs).toISOString().replace('Z', '000000');
+  const time = nodeTime(fill.timeMs, 0);
   const line = JSON.stringify({
-    local_time: nodeTime,
-    block_time: nodeTime,
+    local_time: time,
+    block_time: time,
     block_number: fill.tid,
     events: [[addr, {
       coin: fill.coin, px: '100.0', sz: fill.sz, side: fill.side, time: fill.timeMs, startPosition: fill.startPosition,
