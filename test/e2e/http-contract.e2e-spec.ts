@@ -158,6 +158,23 @@ describe('HTTP contract', () => {
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('gives every request an id of its own and does not name the server stack', async () => {
+    const [first, second] = [await api.get(SEGMENTS, token), await api.get(SEGMENTS, token)];
+    expect(first.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(second.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    expect(first.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('answers a malformed JSON body with 400 naming the problem, and ignores a GET body', async () => {
+    const malformed = await api.http.post(SEGMENTS).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send('{"limit": 5');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({ status: 'error', message: expect.stringContaining('JSON') });
+    const withBody = await api.http.get(SEGMENTS).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send('{"limit": 5');
+    expect(withBody.status).toBe(200);
+    expect(withBody.body).toHaveLength(16);
+  });
+
   it('reports Postgres and Redis up on /health', async () => {
     const res = await api.http.get('/health');
     expect(res.status).toBe(200);

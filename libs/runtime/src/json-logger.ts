@@ -5,6 +5,9 @@ const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as cons
 export type LogLevel = keyof typeof LEVELS;
 
 /** Nest's per-module and per-route start-up lines: useful when debugging, noise otherwise. */
+/** '000' to '999'. */
+const MILLIS = Array.from({ length: 1000 }, (_, ms) => String(ms).padStart(3, '0'));
+
 const FRAMEWORK_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
 
 /**
@@ -18,14 +21,15 @@ export class JsonLogger implements LoggerService {
   private readonly threshold: number;
   private pending = '';
   private readonly appJson: string;
-  private lastTime = 0;
-  private lastIso = '';
+  private lastSecond = -1;
+  /** `YYYY-MM-DDTHH:mm:ss.` of lastSecond. */
+  private secondPrefix = '';
   private scheduled = false;
 
   constructor(
     level: LogLevel = 'info',
     private readonly app = 'tidewatch',
-    private readonly fd: 1 | 2 = 1,
+    private readonly fd: number = 1,
   ) {
     this.threshold = LEVELS[level];
     this.appJson = JSON.stringify(app);
@@ -55,14 +59,19 @@ export class JsonLogger implements LoggerService {
     this.append(`{"level":"info","time":"${this.isoNow()}","app":${this.appJson},${members}}\n`, false);
   }
 
-  /** The current time as ISO 8601, formatted at most once per millisecond. */
+  /**
+   * The current time as ISO 8601. The date and time up to the second are formatted once a second;
+   * each line adds only its milliseconds (toISOString per line shows up at thousands of lines a second).
+   */
   private isoNow(): string {
     const now = Date.now();
-    if (now !== this.lastTime) {
-      this.lastTime = now;
-      this.lastIso = new Date(now).toISOString();
+    const ms = now % 1000;
+    const second = now - ms;
+    if (second !== this.lastSecond) {
+      this.lastSecond = second;
+      this.secondPrefix = new Date(second).toISOString().slice(0, 20);
     }
-    return this.lastIso;
+    return `${this.secondPrefix}${MILLIS[ms]}Z`;
   }
 
   enabled(level: Exclude<LogLevel, 'silent'>): boolean {

@@ -8,6 +8,12 @@ interface RouteSeries {
   buckets: number[];
   sum: number;
   count: number;
+  statuses: Map<number, StatusCount>;
+}
+
+interface StatusCount {
+  labels: { method: string; route: string; status: string };
+  value: number;
 }
 
 type PromValue = { labels: Record<string, string | number>; value: number; metricName?: string };
@@ -18,8 +24,9 @@ type PromValue = { labels: Record<string, string | number>; value: number; metri
  * which is measurable on a path that runs thousands of times a second.
  */
 export class HttpRequestMetrics {
-  private readonly statuses = new Map<string, { labels: { method: string; route: string; status: string }; value: number }>();
+  private readonly statuses: StatusCount[] = [];
   private readonly durations = new Map<string, RouteSeries>();
+  private readonly byRoute = new WeakMap<object, RouteSeries>();
 
   constructor(registry: Registry) {
     registry.registerMetric({
@@ -29,7 +36,7 @@ export class HttpRequestMetrics {
         help: 'HTTP requests answered, by method, route and status',
         type: 'counter',
         aggregator: 'sum',
-        values: [...this.statuses.values()].map(({ labels, value }) => ({ labels, value })),
+        values: this.statuses.map(({ labels, value }) => ({ labels, value })),
       }),
     } as never);
     registry.registerMetric({
@@ -44,23 +51,38 @@ export class HttpRequestMetrics {
     } as never);
   }
 
-  record(method: string, route: string, status: number, seconds: number): void {
-    const statusKey = `${method} ${route} ${status}`;
-    const counted = this.statuses.get(statusKey);
-    if (counted) counted.value += 1;
-    else this.statuses.set(statusKey, { labels: { method, route, status: String(status) }, value: 1 });
-
-    const routeKey = `${method} ${route}`;
-    let series = this.durations.get(routeKey);
-    if (!series) {
-      series = { labels: { method, route }, buckets: new Array(DURATION_BUCKETS.length + 1).fill(0), sum: 0, count: 0 };
-      this.durations.set(routeKey, series);
+  /**
+   * Counts one answered request. `routeKey` is any object that stands for the route and lives as
+   * long as it (express's Route): the series are found through it without building a label string
+   * per request.
+   */
+  record(method: string, route: string, status: number, seconds: number, routeKey?: object): void {
+    const series = this.seriesOf(method, route, routeKey);
+    let counted = series.statuses.get(status);
+    if (!counted) {
+      counted = { labels: { method, route, status: String(status) }, value: 0 };
+      series.statuses.set(status, counted);
+      this.statuses.push(counted);
     }
+    counted.value += 1;
     let bucket = 0;
     while (bucket < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[bucket]) bucket++;
     series.buckets[bucket] += 1;
     series.sum += seconds;
     series.count += 1;
+  }
+
+  private seriesOf(method: string, route: string, routeKey: object | undefined): RouteSeries {
+    const cached = routeKey && this.byRoute.get(routeKey);
+    if (cached && cached.labels.method === method) return cached;
+    const name = `${method} ${route}`;
+    let series = this.durations.get(name);
+    if (!series) {
+      series = { labels: { method, route }, buckets: new Array(DURATION_BUCKETS.length + 1).fill(0), sum: 0, count: 0, statuses: new Map() };
+      this.durations.set(name, series);
+    }
+    if (routeKey) this.byRoute.set(routeKey, series);
+    return series;
   }
 
   private histogramValues(series: RouteSeries): PromValue[] {

@@ -6,24 +6,41 @@ import { principalOf } from '../../../../libs/auth/src/index.js';
 import type { Principal } from '../../../../libs/auth/src/index.js';
 import { JsonLogger, Metrics } from '../../../../libs/runtime/src/index.js';
 
-/** Per-request values, kept in express's `res.locals`. */
-interface RequestContext {
-  requestId: string;
-  startedAt: number;
-  observer: RequestObserver;
-  principal?: Principal;
+/**
+ * Per-request values, one object under `res.locals.request`: express makes `res.locals` a
+ * prototype-less object, which V8 keeps as a hash table, so one insert there beats one per value.
+ */
+class RequestContext {
+  constructor(
+    readonly requestId: string,
+    readonly startedAt: number,
+    readonly observer: RequestObserver,
+  ) {}
 }
 
-type ContextResponse = Response & { locals: Partial<RequestContext>; req: Request };
+type ContextResponse = Response & { locals: { request?: RequestContext; principal?: Principal }; req: Request };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Printable ASCII without `"` and `\`: such a path goes into the JSON log line as it is. */
 const PLAIN_PATH = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const RESPONSE_FINISH = 'http.server.response.finish';
 
+/**
+ * Request ids in UUID form: the first 20 hex digits are random per process, the last 12 count
+ * up, so ids are unique without drawing random bytes for every request.
+ */
+class RequestIds {
+  private readonly prefix = randomUUID().slice(0, 24);
+  private next = Math.floor(Math.random() * 2 ** 40);
+
+  take(): string {
+    return this.prefix + (this.next++ % 2 ** 48).toString(16).padStart(12, '0');
+  }
+}
+
 /** The id of the request this response answers. */
 export function requestIdOf(res: Response): string | undefined {
-  return (res as ContextResponse).locals?.requestId;
+  return (res as ContextResponse).locals?.request?.requestId;
 }
 
 /**
@@ -39,6 +56,7 @@ export function requestIdOf(res: Response): string | undefined {
 @Injectable()
 export class RequestObserver implements OnApplicationShutdown {
   private readonly logAccess: boolean;
+  private readonly ids = new RequestIds();
   private readonly onFinish = (message: unknown) => this.finished((message as { response: ContextResponse }).response);
 
   constructor(
@@ -51,23 +69,20 @@ export class RequestObserver implements OnApplicationShutdown {
 
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
     const incoming = req.headers['x-request-id'];
-    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    const locals = res.locals as RequestContext;
-    locals.requestId = requestId;
-    locals.startedAt = performance.now();
-    locals.observer = this;
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : this.ids.take();
+    (res as ContextResponse).locals.request = new RequestContext(requestId, performance.now(), this);
     res.setHeader('X-Request-Id', requestId);
     next();
   };
 
   private finished(res: ContextResponse): void {
-    const context = res.locals;
+    const context = res.locals?.request;
     // Every HTTP server of the process publishes here; only this api's requests are ours.
     if (context?.observer !== this) return;
     const req = res.req;
-    const seconds = (performance.now() - context.startedAt!) / 1000;
-    const route = (req.route?.path as string | undefined) ?? 'unmatched';
-    this.metrics.http.record(req.method, route, res.statusCode, seconds);
+    const seconds = (performance.now() - context.startedAt) / 1000;
+    const route = req.route as { path: string } | undefined;
+    this.metrics.http.record(req.method, route?.path ?? 'unmatched', res.statusCode, seconds, route);
     if (!this.logAccess) return;
     const caller = principalOf(res as never);
     const path = PLAIN_PATH.test(req.originalUrl) ? `"${req.originalUrl}"` : JSON.stringify(req.originalUrl);
