@@ -4,10 +4,10 @@ import { writeSync } from 'node:fs';
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
 
-/** Nest's per-module and per-route start-up lines: useful when debugging, noise otherwise. */
 /** '000' to '999'. */
 const MILLIS = Array.from({ length: 1000 }, (_, ms) => String(ms).padStart(3, '0'));
 
+/** Nest's per-module and per-route start-up lines: useful when debugging, noise otherwise. */
 const FRAMEWORK_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
 
 /**
