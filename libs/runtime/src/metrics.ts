@@ -24,7 +24,6 @@ type PromValue = { labels: Record<string, string | number>; value: number; metri
  * which is measurable on a path that runs thousands of times a second.
  */
 export class HttpRequestMetrics {
-  private readonly statuses: StatusCount[] = [];
   private readonly durations = new Map<string, RouteSeries>();
   private readonly byRoute = new WeakMap<object, RouteSeries>();
 
@@ -36,7 +35,7 @@ export class HttpRequestMetrics {
         help: 'HTTP requests answered, by method, route and status',
         type: 'counter',
         aggregator: 'sum',
-        values: this.statuses.map(({ labels, value }) => ({ labels, value })),
+        values: [...this.durations.values()].flatMap((series) => [...series.statuses.values()].map(({ labels, value }) => ({ labels, value }))),
       }),
     } as never);
     registry.registerMetric({
@@ -62,7 +61,6 @@ export class HttpRequestMetrics {
     if (!counted) {
       counted = { labels: { method, route, status: String(status) }, value: 0 };
       series.statuses.set(status, counted);
-      this.statuses.push(counted);
     }
     counted.value += 1;
     let bucket = 0;
