@@ -2,18 +2,29 @@ import type { Config } from 'jest';
 
 // Nest 12 ships ES modules only, so Jest runs in its native ESM mode
 // (node --experimental-vm-modules, see package.json) and ts-jest emits ESM.
-const config: Config = {
+// `#market`, `#exchange`, ... resolve through package.json "imports": the `tidewatch-source` condition
+// points them at the TypeScript sources, as it does for tsc (tsconfig.json customConditions).
+const common = {
   rootDir: '.',
   testEnvironment: 'node',
+  testEnvironmentOptions: { customExportConditions: ['tidewatch-source', 'node', 'node-addons'] },
   extensionsToTreatAsEsm: ['.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/bench/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }],
   },
   setupFiles: ['<rootDir>/test/setup/reflect-metadata.ts'],
-  globalSetup: '<rootDir>/test/setup/global-setup.ts',
+} satisfies Config;
+
+// Three tiers (docs/architecture.md, "Tests"): pure units need no server; database specs and e2e each get one
+// database per Jest worker, created by the global set-up. `npm run test:unit` selects the first.
+const config: Config = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,bench}/**/*.spec.ts'] },
+    { ...common, displayName: 'db', testMatch: ['<rootDir>/{apps,libs,bench}/**/*.db-spec.ts'], globalSetup: '<rootDir>/test/setup/global-setup.ts' },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'], globalSetup: '<rootDir>/test/setup/global-setup.ts' },
+  ],
   reporters: ['default', '<rootDir>/test/setup/summary-reporter.cjs'],
   maxWorkers: 2,
   testTimeout: 60_000,

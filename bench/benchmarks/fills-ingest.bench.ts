@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrations } from '../../libs/database/src/index.js';
-import { ExchangeFactsWriter, NodeDirectoryIngestion } from '../../libs/market/src/index.js';
+import { dataSourceOptions, runMigrations } from '#database';
+import { NodeDirectoryIngestion, openMarketWriteContext } from '#market';
 import { backendCpuTicks, copyFileToTable, copyTableToFile, cpuSecondsBetween } from '../fills/bench-database.js';
 import { cachedNodeFillsDirectory, type NodeFillsSettings } from '../fills/node-fills.generator.js';
 import { dropDatabase, progress, recreateDatabase } from '../support.js';
@@ -49,7 +49,7 @@ const count = async (client: pg.Client): Promise<number> => (await client.query<
 
 /** Ingests the directory as the ingestor does: step after step until the feed has nothing new. */
 async function ingest(dataSource: DataSource, dir: string, expected: number): Promise<{ stored: number; steps: number }> {
-  const ingestion = new NodeDirectoryIngestion(dataSource, new ExchangeFactsWriter(dataSource));
+  const ingestion = (await openMarketWriteContext(dataSource)).get(NodeDirectoryIngestion);
   const started = performance.now();
   let reported = started;
   let stored = 0;

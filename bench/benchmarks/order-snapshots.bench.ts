@@ -1,8 +1,7 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrations } from '../../libs/database/src/index.js';
-import type { Fill, NodeFillEvent, NodeFillsBlock, NodeOrderStatusEvent, NodeOrderStatusesBlock, Order } from '../../libs/exchange/src/index.js';
-import { SeededRandom } from '../../libs/exchange/src/simulator/seeded-random.js';
-import { OpenOrdersWriter, SNAPSHOT_INTERVAL_MS } from '../../libs/market/src/orders/index.js';
+import { dataSourceOptions, runMigrations } from '#database';
+import { type Fill, type NodeFillEvent, type NodeFillsBlock, type NodeOrderStatusesBlock, type NodeOrderStatusEvent, type Order, SeededRandom } from '#exchange';
+import { OpenOrdersWriter, openMarketWriteContext, SNAPSHOT_INTERVAL_MS } from '#market';
 import { dropDatabase, median, progress, recreateDatabase } from '../support.js';
 
 // Storage of 30 days of 5-minute open-order snapshots: validity intervals (what the service stores) vs a
@@ -143,7 +142,7 @@ export async function orderSnapshotsBenchmark() {
   await dataSource.initialize();
   try {
     const flow = new OrderFlow();
-    const writer = new OpenOrdersWriter();
+    const writer = (await openMarketWriteContext(dataSource)).get(OpenOrdersWriter);
     const writeMs: number[] = [];
     let reported = performance.now();
     progress(`${DAYS} days = ${periods} snapshots of ${OPEN_ORDERS} open orders, ${CHURN * 100} % changing per 5 minutes`);

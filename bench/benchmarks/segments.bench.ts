@@ -1,8 +1,8 @@
 import { NestFactory } from '@nestjs/core';
-import { ConsumerService } from '../../libs/auth/src/index.js';
-import { loadConfig } from '../../libs/config/src/index.js';
-import { runMigrations } from '../../libs/database/src/index.js';
-import { preflight, resetRedisPrefix } from '../../libs/runtime/src/index.js';
+import { ConsumerService } from '#auth';
+import { loadConfig } from '#config';
+import { runMigrations } from '#database';
+import { preflight, resetRedisPrefix } from '#runtime';
 import { CliModule } from '../../apps/cli/src/cli.module.js';
 import { LoadResult, load, median, progress, startServer, stopServer } from '../support.js';
 

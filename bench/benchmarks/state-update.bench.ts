@@ -1,8 +1,7 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrations } from '../../libs/database/src/index.js';
-import type { ExchangeState, PositionStateRecord, WalletStateRecord } from '../../libs/exchange/src/index.js';
-import { SeededRandom } from '../../libs/exchange/src/simulator/seeded-random.js';
-import { MarketStateWriter } from '../../libs/market/src/index.js';
+import { dataSourceOptions, runMigrations } from '#database';
+import { type ExchangeState, type PositionStateRecord, SeededRandom, type WalletStateRecord } from '#exchange';
+import { MarketStateWriter, openMarketWriteContext } from '#market';
 import { progress, recreateDatabase } from '../support.js';
 
 const WALLETS = Number(process.env.BENCH_STATE_WALLETS ?? 100_000);
@@ -86,7 +85,7 @@ export async function stateUpdateBenchmark() {
   await runMigrations(DATABASE_URL);
   const dataSource = new DataSource(dataSourceOptions(DATABASE_URL));
   await dataSource.initialize();
-  const writer = new MarketStateWriter(dataSource);
+  const writer = (await openMarketWriteContext(dataSource)).get(MarketStateWriter);
   const rows: Array<Record<string, string | number>> = [];
   try {
     for (const [label, height, timeMs, moved] of [

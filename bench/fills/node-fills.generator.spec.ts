@@ -3,7 +3,7 @@ import Big from 'big.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NodeDirectoryFeed, parseBlockLine, type NodeFillEvent } from '../../libs/exchange/src/index.js';
+import { NodeDirectoryFeed, parseBlockLine, type NodeFillEvent } from '#exchange';
 import { decimal, nodeFillsLines, writeNodeFillsDirectory, type NodeFillsSettings } from './node-fills.generator.js';
 
 // Ten seconds before an hour ends, so a small run already spans two hourly files.

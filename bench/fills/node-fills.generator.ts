@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { hlNodeFilePath } from '../../libs/exchange/src/index.js';
-import { SeededRandom } from '../../libs/exchange/src/simulator/seeded-random.js';
+import { hlNodeFilePath, SeededRandom } from '#exchange';
 
 /**
  * A fast generator of `node_fills_by_block` hourly files in hl-node's `--batch-by-block` format, for

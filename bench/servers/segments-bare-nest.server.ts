@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Controller, Get, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { SEGMENTS } from '../../libs/market/src/index.js';
+import { SEGMENTS } from '#market';
 
 // (b) The framework's own ceiling: NestJS on express, same route and bytes, nothing else.
 @Controller('api/external/segments')

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { SEGMENTS } from '../../libs/market/src/segments/segments.js';
+import { SEGMENTS } from '#market';
 
 // (c) Bare node:http returning the same bytes: the machine's ceiling.
 const body = Buffer.from(JSON.stringify(SEGMENTS));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ConsumerService } from '../../libs/auth/src/index.js';
-import { TEST_JWT_SECRET } from '../../libs/testing/src/index.js';
+import { ConsumerService } from '#auth';
+import { TEST_JWT_SECRET } from '#testing';
 import { ApiHarness } from '../support/api-harness.js';
 import { claimsOf, signHs256, tamper, unsignedToken } from '../support/jwt.js';
 

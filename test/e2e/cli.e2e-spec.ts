@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { UsageMeterService } from '../../libs/auth/src/index.js';
+import { UsageMeterService } from '#auth';
 import { ApiHarness } from '../support/api-harness.js';
 import { claimsOf } from '../support/jwt.js';
 

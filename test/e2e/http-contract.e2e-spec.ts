@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
-import { JsonLogger } from '../../libs/runtime/src/index.js';
+import { JsonLogger } from '#runtime';
 import { ApiHarness } from '../support/api-harness.js';
 
 const SEGMENTS = '/api/external/segments';
 const STATE = '/api/external/tidewatch/state/status';
 
-/** SPEC.md's cohort table, written out independently of the code under test. */
+/** the API contract's cohort table, written out independently of the code under test. */
 const SPEC_COHORTS = [
   { id: 16, name: 'Shrimp', category: 'size', criteria: { minSize: 0, maxSize: 250 }, emoji: '🦐' },
   { id: 1, name: 'Fish', category: 'size', criteria: { minSize: 250, maxSize: 10000 }, emoji: '🐟' },
@@ -43,7 +43,7 @@ describe('HTTP contract', () => {
   });
 
   describe('GET /api/external/segments', () => {
-    it('lists the 16 cohorts exactly as SPEC.md, in its table order', async () => {
+    it('lists the 16 cohorts exactly as the API contract, in its table order', async () => {
       const res = await api.get(SEGMENTS, token);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { UsageMeterService } from '../../libs/auth/src/index.js';
-import { resetRedis } from '../../libs/testing/src/index.js';
+import { UsageMeterService } from '#auth';
+import { resetRedis } from '#testing';
 import { ApiHarness, awaitFreshRateWindow } from '../support/api-harness.js';
 
 const SEGMENTS = '/api/external/segments';

@@ -1,9 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { ConsumerService } from '../../libs/auth/src/index.js';
-import type { CreateConsumerInput } from '../../libs/auth/src/index.js';
-import { AppConfig } from '../../libs/config/src/index.js';
-import { resetDatabase, resetRedis, useTestEnvironment } from '../../libs/testing/src/index.js';
+import { ConsumerService, type CreateConsumerInput } from '#auth';
+import { AppConfig } from '#config';
+import { resetDatabase, resetRedis, useTestEnvironment } from '#testing';
 import { createApiApp } from '../../apps/api/src/api.bootstrap.js';
 
 /** The production api bootstrap on this worker's database and Redis prefix, driven through supertest. */

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { closeOnSignals, JsonLogger, prepareStartup } from '../../../libs/runtime/src/index.js';
+import { closeOnSignals, JsonLogger, prepareStartup } from '#runtime';
 import { createApiApp } from '../../api/src/api.bootstrap.js';
 import { createDispatcherApp } from '../../dispatcher/src/dispatcher.bootstrap.js';
 import { createIngestorApp } from '../../ingestor/src/ingestor.bootstrap.js';

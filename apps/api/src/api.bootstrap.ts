@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { JsonLogger } from '../../../libs/runtime/src/index.js';
+import { JsonLogger } from '#runtime';
 import { ApiModule } from './api.module.js';
 import { AllExceptionsFilter } from './http/all-exceptions.filter.js';
 import { mountApiDocs } from './http/api-docs.js';

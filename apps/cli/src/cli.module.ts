@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../../../libs/auth/src/index.js';
-import { DatabaseModule } from '../../../libs/database/src/index.js';
-import { RuntimeModule } from '../../../libs/runtime/src/index.js';
+import { AccountsModule } from '#auth';
+import { DatabaseModule } from '#database';
+import { RuntimeModule } from '#runtime';
 
 @Module({
   imports: [RuntimeModule.forApp('cli'), DatabaseModule, AccountsModule],

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { HttpException } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
-import { ConsumerService } from '../../../libs/auth/src/index.js';
-import { prepareStartup } from '../../../libs/runtime/src/index.js';
+import { ConsumerService } from '#auth';
+import { DomainError } from '#errors';
+import { prepareStartup } from '#runtime';
 import { CliModule } from './cli.module.js';
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -14,20 +14,27 @@ const USAGE = `Usage: npm run cli -- <command>
   migrate
 Every command prints one JSON object on stdout.`;
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    name: { type: 'string' },
-    plan: { type: 'string' },
-    'rate-limit': { type: 'string' },
-    'usage-limit': { type: 'string' },
-    consumer: { type: 'string' },
-    label: { type: 'string' },
-    'expires-in': { type: 'string' },
-    'token-id': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
+const OPTIONS = {
+  name: { type: 'string' },
+  plan: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'usage-limit': { type: 'string' },
+  consumer: { type: 'string' },
+  label: { type: 'string' },
+  'expires-in': { type: 'string' },
+  'token-id': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const { positionals, values } = (() => {
+  try {
+    return parseArgs({ allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    // An unknown option or a flag without its value (node's ERR_PARSE_ARGS_*): a usage error, exit code 2.
+    process.stderr.write(`${JSON.stringify({ error: (error as Error).message })}\n${USAGE}\n`);
+    process.exit(2);
+  }
+})();
 
 class UsageError extends Error {}
 
@@ -85,8 +92,10 @@ try {
   const result = await run(app.get(ConsumerService), command);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } catch (error) {
+  // 2: the command line is wrong (the usage follows). 1: the command was refused (a DomainError: invalid
+  // input, unknown consumer or token; its message alone) or it failed (the error whole).
   exitCode = error instanceof UsageError ? 2 : 1;
-  const message = error instanceof HttpException || error instanceof UsageError ? error.message : String(error);
+  const message = error instanceof DomainError || error instanceof UsageError ? error.message : String(error);
   process.stderr.write(`${JSON.stringify({ error: message })}\n${error instanceof UsageError ? `${USAGE}\n` : ''}`);
 } finally {
   await app.close();

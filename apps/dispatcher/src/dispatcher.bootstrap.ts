@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
-import { JsonLogger } from '../../../libs/runtime/src/index.js';
+import { JsonLogger } from '#runtime';
 import { DispatcherModule } from './dispatcher.module.js';
 
 export async function createDispatcherApp(): Promise<INestApplicationContext> {

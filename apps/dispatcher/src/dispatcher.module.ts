@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DatabaseModule } from '../../../libs/database/src/index.js';
-import { RuntimeModule } from '../../../libs/runtime/src/index.js';
+import { DatabaseModule } from '#database';
+import { RuntimeModule } from '#runtime';
 
 /** BullMQ workers that sign and POST webhook deliveries; the workers are the alerts issue's work. */
 @Module({

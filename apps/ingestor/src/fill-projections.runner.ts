@@ -1,8 +1,7 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { AppConfig } from '../../../libs/config/src/index.js';
-import { FillProjector } from '../../../libs/market/src/projections/index.js';
-import { JsonLogger, WorkLoop } from '../../../libs/runtime/src/index.js';
+import { AppConfig } from '#config';
+import { FillProjector } from '#market';
+import { JsonLogger, WorkLoop } from '#runtime';
 
 /**
  * Whatever the EXCHANGE_SOURCE: turns the fills and funding its feed stored into closed trades and builder
@@ -10,9 +9,8 @@ import { JsonLogger, WorkLoop } from '../../../libs/runtime/src/index.js';
  */
 @Injectable()
 export class FillProjectionsRunner implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly projector: FillProjector;
   private readonly loop = new WorkLoop({
-    // Well inside SPEC.md's "a trade is built within about 10 seconds of its final fill".
+    // Well inside the API contract's "a trade is built within about 10 seconds of its final fill".
     idleMs: 1_000,
     errorMs: 2_000,
     onError: (error) => this.logger.write('error', 'fill projection failed; retrying from the stored checkpoint', { error: error.message }),
@@ -20,12 +18,10 @@ export class FillProjectionsRunner implements OnApplicationBootstrap, OnApplicat
   private warnedBlockless = false;
 
   constructor(
-    dataSource: DataSource,
+    private readonly projector: FillProjector,
     private readonly config: AppConfig,
     private readonly logger: JsonLogger,
-  ) {
-    this.projector = new FillProjector(dataSource);
-  }
+  ) {}
 
   onApplicationBootstrap(): void {
     const source = this.config.EXCHANGE_SOURCE;

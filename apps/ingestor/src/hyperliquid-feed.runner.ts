@@ -1,10 +1,9 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppConfig } from '../../../libs/config/src/index.js';
-import { formatIssue } from '../../../libs/exchange/src/index.js';
-import { parseTrackedAddresses, type AddressStateChange } from '../../../libs/exchange/src/hyperliquid-api/index.js';
-import { HyperliquidApiIngestion } from '../../../libs/market/src/ingest/hyperliquid-api.ingestion.js';
-import { JsonLogger } from '../../../libs/runtime/src/index.js';
+import { AppConfig } from '#config';
+import { type AddressStateChange, formatIssue, parseTrackedAddresses } from '#exchange';
+import { HyperliquidApiIngestion } from '#market';
+import { JsonLogger } from '#runtime';
 
 const BLOCKS_PER_BATCH = 500;
 const BATCH_WAIT_MS = 500;

@@ -1,9 +1,8 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig } from '../../../libs/config/src/index.js';
-import { InfoStateSource } from '../../../libs/exchange/src/index.js';
-import { HyperliquidInfoClient, parseTrackedAddresses } from '../../../libs/exchange/src/hyperliquid-api/index.js';
-import { InfoStateUpdates } from '../../../libs/market/src/index.js';
-import { JsonLogger } from '../../../libs/runtime/src/index.js';
+import { AppConfig } from '#config';
+import { HyperliquidInfoClient, InfoStateSource, parseTrackedAddresses } from '#exchange';
+import { InfoStateUpdates } from '#market';
+import { JsonLogger } from '#runtime';
 
 /**
  * With EXCHANGE_SOURCE=node or hyperliquid: every STATE_UPDATE_INTERVAL minutes, reads the known

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { closeOnSignals, JsonLogger, prepareStartup } from '../../../libs/runtime/src/index.js';
+import { closeOnSignals, JsonLogger, prepareStartup } from '#runtime';
 import { createIngestorApp } from './ingestor.bootstrap.js';
 
 const config = await prepareStartup('ingestor');

@@ -1,8 +1,8 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig } from '../../../libs/config/src/index.js';
-import { formatIssue } from '../../../libs/exchange/src/index.js';
-import { NodeDirectoryIngestion } from '../../../libs/market/src/index.js';
-import { JsonLogger, WorkLoop } from '../../../libs/runtime/src/index.js';
+import { AppConfig } from '#config';
+import { formatIssue } from '#exchange';
+import { NodeDirectoryIngestion } from '#market';
+import { JsonLogger, WorkLoop } from '#runtime';
 
 const BLOCKS_PER_STREAM_PER_BATCH = 500;
 

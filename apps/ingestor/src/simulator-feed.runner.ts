@@ -1,8 +1,8 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig } from '../../../libs/config/src/index.js';
-import { formatIssue } from '../../../libs/exchange/src/index.js';
-import { SimulatedExchangeIngestion, type SimulationChunk } from '../../../libs/market/src/index.js';
-import { JsonLogger, ProgressBar } from '../../../libs/runtime/src/index.js';
+import { AppConfig } from '#config';
+import { formatIssue } from '#exchange';
+import { SimulatedExchangeIngestion, type SimulationChunk } from '#market';
+import { JsonLogger, ProgressBar } from '#runtime';
 
 const LIVE_TICK_MS = 1_000;
 const ERROR_WAIT_MS = 2_000;

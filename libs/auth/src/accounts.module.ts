@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
-import { AppConfig } from '../../config/src/index.js';
+import { AppConfig } from '#config';
 import { ConsumerDirectoryService } from './consumers/consumer-directory.service.js';
 import { ConsumerRepository } from './consumers/consumer.repository.js';
 import { ConsumerService } from './consumers/consumer.service.js';
@@ -18,6 +18,6 @@ import { TokenService } from './tokens/token.service.js';
     }),
   ],
   providers: [ConsumerRepository, ApiTokenRepository, UsageRepository, ConsumerDirectoryService, TokenService, UsageMeterService, ConsumerService],
-  exports: [ConsumerRepository, ApiTokenRepository, ConsumerDirectoryService, TokenService, UsageMeterService, ConsumerService],
+  exports: [ApiTokenRepository, ConsumerDirectoryService, TokenService, UsageMeterService, ConsumerService],
 })
 export class AccountsModule {}

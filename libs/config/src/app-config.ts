@@ -11,7 +11,7 @@ const toInt = ({ value }: { value: unknown }) => (value === undefined || value =
 const toBool = ({ value }: { value: unknown }) => value === true || value === 'true' || value === '1';
 
 /**
- * Every operating setting of DESIGN.md section 7, read from the environment once and validated,
+ * Every operating setting of the design (section 7), read from the environment once and validated,
  * so a typo in a setting stops the process at start instead of misbehaving later.
  */
 export class AppConfig {

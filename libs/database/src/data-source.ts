@@ -1,12 +1,11 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities/index.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
   return {
     type: 'postgres',
     url: databaseUrl,
-    entities: ENTITIES,
+    entities: [],
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     synchronize: false,

@@ -1,3 +1,4 @@
-export * from './entities/index.js';
 export * from './data-source.js';
 export * from './database.module.js';
+export * from './sql/index.js';
+export * from './writer-steps.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseUserFills } from './fills/fill.parser.js';
-import { fixtureJson, fixtureNames, fixtureText } from './fixtures.testing.js';
+import { fixtureJson, fixtureNames, fixtureText } from '#testing';
 import { parseClearinghouseState } from './info/clearinghouse-state.parser.js';
 import { parseDelegatorHistory } from './info/delegator-history.parser.js';
 import { parseFundingHistory, parseUserFunding } from './info/funding.parser.js';

@@ -35,3 +35,7 @@ export * from './state/simulator-state.source.js';
 export * from './state/clearinghouse-state.mapper.js';
 export * from './simulator/simulator-directory.js';
 export * from './state/info-state.source.js';
+export * from './simulator/seeded-random.js';
+export * from './simulator/wire-format.js';
+export * from './simulator/order-event.js';
+export * from './hyperliquid-api/index.js';

@@ -1,7 +1,5 @@
 export * from './segments/segments.js';
-export * from './segments/segments.service.js';
-export * from './state-status/state-status.service.js';
-export * from './market.module.js';
+export * from './read/index.js';
 export * from './facts/index.js';
 export * from './closed-trades/closed-trade.types.js';
 export * from './closed-trades/closed-trade.builder.js';
@@ -11,6 +9,6 @@ export * from './ingest/simulated-exchange.ingestion.js';
 export * from './state/market-state.writer.js';
 export * from './state/info-state.updates.js';
 export * from './projections/index.js';
-export * from './builders/index.js';
-export * from './closed-trades/closed-trades.repository.js';
 export * from './orders/index.js';
+export * from './ingest/hyperliquid-api.ingestion.js';
+export * from './market-write.module.js';

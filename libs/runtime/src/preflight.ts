@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { AppConfig } from '../../config/src/index.js';
+import { AppConfig } from '#config';
 
 export class PreflightError extends Error {}
 

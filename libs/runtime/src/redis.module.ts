@@ -1,6 +1,6 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { AppConfig } from '../../config/src/index.js';
+import { AppConfig } from '#config';
 import { createRedisClient, REDIS, RedisKeys } from './redis.js';
 
 @Global()

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { AppConfig, ConfigModule } from '../../config/src/index.js';
+import { AppConfig, ConfigModule } from '#config';
 import { DependencyHealthService } from './dependency-health.service.js';
 import { JsonLogger } from './json-logger.js';
 import { Metrics } from './metrics.js';

@@ -1,5 +1,5 @@
-import { AppConfig, ConfigError, loadConfig } from '../../config/src/index.js';
-import { runMigrations } from '../../database/src/index.js';
+import { AppConfig, ConfigError, loadConfig } from '#config';
+import { runMigrations } from '#database';
 import { JsonLogger } from './json-logger.js';
 import { preflight, PreflightError } from './preflight.js';
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { runMigrations } from '../../database/src/index.js';
-import { resetRedisPrefix } from '../../runtime/src/index.js';
+import { runMigrations } from '#database';
+import { resetRedisPrefix } from '#runtime';
 
 export const resetRedis = resetRedisPrefix;
 

@@ -1,4 +1,4 @@
-import { AppConfig, loadConfig } from '../../config/src/index.js';
+import { AppConfig, loadConfig } from '#config';
 
 /** Server addresses for tests; TEST_DATABASE_URL names the server (its database part is replaced per worker). */
 const BASE_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -1,11 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { QuotaExceededException } from '../../../../libs/auth/src/index.js';
-import { JsonLogger } from '../../../../libs/runtime/src/index.js';
+import { QuotaExceededException } from '#auth';
+import { InvalidInputError, NotFoundError } from '#errors';
+import { JsonLogger } from '#runtime';
 import { requestIdOf } from './request-observer.js';
-import { ValidationFailedException } from './validation-failed.exception.js';
+import { fieldErrorsBody, ValidationFailedException } from './validation-failed.exception.js';
 
-/** Every error body of DESIGN.md section 4; anything unexpected is a 500 whose cause is logged under the request id. */
+/** Every error body of the design (section 4); anything unexpected is a 500 whose cause is logged under the request id. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   constructor(private readonly logger: JsonLogger) {}
@@ -30,9 +31,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   private render(exception: unknown, requestId: string | undefined): [number, object] {
     if (exception instanceof QuotaExceededException) return [exception.getStatus(), exception.getResponse() as object];
-    if (exception instanceof ValidationFailedException) {
-      return [HttpStatus.BAD_REQUEST, { status: 'error', message: exception.message, errors: exception.errors }];
-    }
+    if (exception instanceof ValidationFailedException) return [HttpStatus.BAD_REQUEST, fieldErrorsBody(exception.errors)];
+    // A lib's domain errors (libs throw no HTTP exceptions): a bad value reads as a failed validation of its field.
+    if (exception instanceof InvalidInputError) return [HttpStatus.BAD_REQUEST, fieldErrorsBody([{ field: exception.field, message: exception.message }])];
+    if (exception instanceof NotFoundError) return [HttpStatus.NOT_FOUND, { status: 'error', message: exception.message }];
     if (exception instanceof HttpException && exception.getStatus() < 500) {
       const status = exception.getStatus();
       if (status === HttpStatus.UNAUTHORIZED) return [status, { status: 'error', message: 'Unauthorized' }];

@@ -2,9 +2,8 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import diagnostics from 'node:diagnostics_channel';
 import type { NextFunction, Request, Response } from 'express';
-import { principalOf } from '../../../../libs/auth/src/index.js';
-import type { Principal } from '../../../../libs/auth/src/index.js';
-import { JsonLogger, Metrics } from '../../../../libs/runtime/src/index.js';
+import { type Principal, principalOf } from '#auth';
+import { JsonLogger, Metrics } from '#runtime';
 
 /**
  * Per-request values, one object under `res.locals.request`: express makes `res.locals` a

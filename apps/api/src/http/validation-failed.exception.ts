@@ -5,10 +5,15 @@ export interface FieldError {
   message: string;
 }
 
+const summary = (errors: FieldError[]): string => `Invalid parameters: ${[...new Set(errors.map((e) => e.field))].join(', ')}`;
+
+/** The body of a 400 that names each bad field; a lib's InvalidInputError gets the same. */
+export const fieldErrorsBody = (errors: FieldError[]) => ({ status: 'error', message: summary(errors), errors });
+
 /** A 400 that names each bad field: `{status: "error", message, errors: [{field, message}]}`. */
 export class ValidationFailedException extends BadRequestException {
   constructor(readonly errors: FieldError[]) {
-    super(`Invalid parameters: ${[...new Set(errors.map((e) => e.field))].join(', ')}`);
+    super(summary(errors));
   }
 
   static fromValidationErrors(errors: ValidationError[]): ValidationFailedException {

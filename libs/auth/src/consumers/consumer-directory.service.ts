@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { ConsumerRepository } from './consumer.repository.js';
 import { Plan, PLANS } from './plans.js';
 
@@ -20,7 +21,10 @@ const CACHE_TTL_MS = 30_000;
 export class ConsumerDirectoryService {
   private readonly cache = new Map<number, { limits: ConsumerLimits | null; expiresAt: number }>();
 
-  constructor(private readonly consumers: ConsumerRepository) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly consumers: ConsumerRepository,
+  ) {}
 
   /** Synchronous when cached, so the hot path allocates no promise. */
   lookup(consumerId: number): ConsumerLimits | null | Promise<ConsumerLimits | null> {
@@ -30,7 +34,7 @@ export class ConsumerDirectoryService {
   }
 
   private async load(consumerId: number): Promise<ConsumerLimits | null> {
-    const row = await this.consumers.findById(consumerId);
+    const row = await this.consumers.findById(this.dataSource, consumerId);
     const limits = row
       ? {
           consumerId,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { ConsumerEntity } from '../../../database/src/index.js';
-import { PlanId } from './plans.js';
+import type { SqlRunner } from '#database';
+import type { PlanId } from './plans.js';
 
 export interface ConsumerRow {
   id: number;
@@ -12,36 +11,42 @@ export interface ConsumerRow {
   createdAt: Date;
 }
 
-function toRow(entity: ConsumerEntity): ConsumerRow {
+interface ConsumerRecord {
+  id: number;
+  name: string;
+  plan: PlanId;
+  rate_limit_per_minute: number | null;
+  /** bigint: a string from node-postgres. */
+  usage_limit: string | null;
+  created_at: Date;
+}
+
+const COLUMNS = 'id, name, plan, rate_limit_per_minute, usage_limit, created_at';
+
+function toRow(r: ConsumerRecord): ConsumerRow {
   return {
-    id: entity.id,
-    name: entity.name,
-    plan: entity.plan as PlanId,
-    rateLimitPerMinute: entity.rateLimitPerMinute,
-    usageLimit: entity.usageLimit === null ? null : Number(entity.usageLimit),
-    createdAt: entity.createdAt,
+    id: r.id,
+    name: r.name,
+    plan: r.plan,
+    rateLimitPerMinute: r.rate_limit_per_minute,
+    usageLimit: r.usage_limit === null ? null : Number(r.usage_limit),
+    createdAt: r.created_at,
   };
 }
 
 @Injectable()
 export class ConsumerRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  async create(input: { name: string; plan: PlanId; rateLimitPerMinute?: number; usageLimit?: number }): Promise<ConsumerRow> {
-    const repo = this.dataSource.getRepository(ConsumerEntity);
-    const saved = await repo.save(
-      repo.create({
-        name: input.name,
-        plan: input.plan,
-        rateLimitPerMinute: input.rateLimitPerMinute ?? null,
-        usageLimit: input.usageLimit === undefined ? null : String(input.usageLimit),
-      }),
+  /** Custom limits left out mean the plan's own (stored as null). */
+  async create(q: SqlRunner, input: { name: string; plan: PlanId; rateLimitPerMinute?: number; usageLimit?: number }): Promise<ConsumerRow> {
+    const rows: ConsumerRecord[] = await q.query(
+      `INSERT INTO consumers (name, plan, rate_limit_per_minute, usage_limit) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+      [input.name, input.plan, input.rateLimitPerMinute ?? null, input.usageLimit ?? null],
     );
-    return toRow(saved);
+    return toRow(rows[0]!);
   }
 
-  async findById(id: number): Promise<ConsumerRow | null> {
-    const entity = await this.dataSource.getRepository(ConsumerEntity).findOneBy({ id });
-    return entity ? toRow(entity) : null;
+  async findById(q: SqlRunner, id: number): Promise<ConsumerRow | null> {
+    const rows: ConsumerRecord[] = await q.query(`SELECT ${COLUMNS} FROM consumers WHERE id = $1`, [id]);
+    return rows.length ? toRow(rows[0]!) : null;
   }
 }

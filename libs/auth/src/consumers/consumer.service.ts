@@ -1,4 +1,6 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { InvalidInputError, NotFoundError } from '#errors';
 import { IssuedToken, TokenService } from '../tokens/token.service.js';
 import { ConsumerDirectoryService, ConsumerLimits } from './consumer-directory.service.js';
 import { ConsumerRepository } from './consumer.repository.js';
@@ -16,6 +18,7 @@ export interface CreateConsumerInput {
 @Injectable()
 export class ConsumerService {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly consumers: ConsumerRepository,
     private readonly directory: ConsumerDirectoryService,
     private readonly tokens: TokenService,
@@ -23,12 +26,12 @@ export class ConsumerService {
   ) {}
 
   async create(input: CreateConsumerInput): Promise<{ consumerId: number; token: string }> {
-    if (!input.name?.trim()) throw new BadRequestException('name must not be empty');
-    if (!isPlanId(input.plan)) throw new BadRequestException(`plan must be one of ${PLAN_IDS.join(', ')}`);
+    if (!input.name?.trim()) throw new InvalidInputError('name', 'name must not be empty');
+    if (!isPlanId(input.plan)) throw new InvalidInputError('plan', `plan must be one of ${PLAN_IDS.join(', ')}`);
     for (const [field, value] of Object.entries({ rateLimitPerMinute: input.rateLimitPerMinute, usageLimit: input.usageLimit })) {
-      if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0)) throw new BadRequestException(`${field} must be a positive integer`);
+      if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0)) throw new InvalidInputError(field, `${field} must be a positive integer`);
     }
-    const consumer = await this.consumers.create({ ...input, name: input.name.trim(), plan: input.plan });
+    const consumer = await this.consumers.create(this.dataSource, { ...input, name: input.name.trim(), plan: input.plan });
     const { token } = await this.tokens.issue(consumer.id);
     return { consumerId: consumer.id, token };
   }
@@ -40,7 +43,7 @@ export class ConsumerService {
 
   async revokeToken(tokenId: string): Promise<{ tokenId: string; consumerId: number; revokedAt: string }> {
     const row = await this.tokens.revoke(tokenId);
-    if (!row?.revokedAt) throw new NotFoundException(`no token with id ${tokenId}`);
+    if (!row?.revokedAt) throw new NotFoundError(`no token with id ${tokenId}`);
     return { tokenId: row.id, consumerId: row.consumerId, revokedAt: row.revokedAt.toISOString() };
   }
 
@@ -50,7 +53,7 @@ export class ConsumerService {
 
   private async limitsOf(consumerId: number): Promise<ConsumerLimits> {
     const limits = await this.directory.lookup(consumerId);
-    if (!limits) throw new NotFoundException(`no consumer with id ${consumerId}`);
+    if (!limits) throw new NotFoundError(`no consumer with id ${consumerId}`);
     return limits;
   }
 }

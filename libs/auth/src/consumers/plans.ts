@@ -10,7 +10,7 @@ export interface Plan {
   requestsPerMinute: number;
 }
 
-/** SPEC.md "Plans"; Free's rate limit is DESIGN.md's 10 requests a minute. */
+/** the API contract "Plans"; Free's rate limit is the design's 10 requests a minute. */
 export const PLANS: Record<PlanId, Plan> = {
   free: { id: 'free', name: 'Free', usageLimit: 100, usagePeriod: 'day', requestsPerMinute: 10 },
   tier1: { id: 'tier1', name: 'Tier 1', usageLimit: 50_000, usagePeriod: 'month', requestsPerMinute: 60 },

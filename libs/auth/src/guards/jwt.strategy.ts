@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createSecretKey } from 'node:crypto';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { AppConfig } from '../../../config/src/index.js';
+import { AppConfig } from '#config';
 import { ConsumerDirectoryService } from '../consumers/consumer-directory.service.js';
 import { RevokedTokensService } from '../tokens/revoked-tokens.service.js';
 import { Principal } from './principal.js';

@@ -1,7 +1,7 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 
 /**
- * 429 with DESIGN.md's body `{error, message, retry_after}` and a `Retry-After` header; the
+ * 429 with the design's body `{error, message, retry_after}` and a `Retry-After` header; the
  * exception filter sends `getResponse()` unchanged.
  */
 export class QuotaExceededException extends HttpException {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { REDIS, RedisKeys } from '../../../runtime/src/index.js';
+import { REDIS, RedisKeys } from '#runtime';
 import { rateWindowAt } from '../consumers/plans.js';
 import { SharedCounter } from './shared-counter.js';
 

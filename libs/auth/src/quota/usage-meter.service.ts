@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { REDIS, RedisKeys } from '../../../runtime/src/index.js';
+import { DataSource } from 'typeorm';
+import { REDIS, RedisKeys } from '#runtime';
 import { ConsumerLimits } from '../consumers/consumer-directory.service.js';
 import { usagePeriodAt, UsagePeriod } from '../consumers/plans.js';
 import { SharedCounter } from './shared-counter.js';
@@ -42,6 +43,7 @@ export class UsageMeterService implements OnApplicationShutdown {
   constructor(
     @Inject(REDIS) redis: Redis,
     private readonly keys: RedisKeys,
+    private readonly dataSource: DataSource,
     private readonly usage: UsageRepository,
   ) {
     this.counter = new SharedCounter(redis);
@@ -71,7 +73,7 @@ export class UsageMeterService implements OnApplicationShutdown {
   }
 
   private async seedThenSpend(limits: ConsumerLimits, period: UsagePeriod, key: string): Promise<SpendResult> {
-    const durable = await this.usage.used(limits.consumerId, period.start);
+    const durable = await this.usage.used(this.dataSource, limits.consumerId, period.start);
     await this.counter.seed(key, durable + this.pendingFor(limits.consumerId, period), period.end.getTime() + KEY_GRACE_MS);
     this.seeded.add(key);
     return this.spend(limits);
@@ -93,7 +95,7 @@ export class UsageMeterService implements OnApplicationShutdown {
 
   async report(limits: ConsumerLimits, now = Date.now()): Promise<UsageReport> {
     const period = usagePeriodAt(limits.plan.usagePeriod, now);
-    const durable = await this.usage.used(limits.consumerId, period.start);
+    const durable = await this.usage.used(this.dataSource, limits.consumerId, period.start);
     const live = await this.counter.read(this.key(limits.consumerId, period));
     const used = Math.max(durable + this.pendingFor(limits.consumerId, period), live);
     return {
@@ -113,7 +115,7 @@ export class UsageMeterService implements OnApplicationShutdown {
     const batch = this.pending;
     this.pending = new Map();
     try {
-      await this.usage.add([...batch.values()]);
+      await this.usage.add(this.dataSource, [...batch.values()]);
     } catch (error) {
       for (const [id, inc] of batch) {
         const entry = this.pending.get(id);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { BulkInsert, type SqlRunner } from '#database';
 
 export interface UsageIncrement {
   consumerId: number;
@@ -7,26 +7,29 @@ export interface UsageIncrement {
   count: number;
 }
 
+const ADD = new BulkInsert<UsageIncrement>(
+  'usage',
+  'consumer_id int, period_start timestamptz, used bigint',
+  (i) => [i.consumerId, i.periodStart.toISOString(), i.count],
+  '(consumer_id, period_start) DO UPDATE SET used = t.used + EXCLUDED.used',
+);
+
+/** Durable count of usage tokens spent by a consumer in one plan period. */
 @Injectable()
 export class UsageRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  /** Adds the counts in one statement; rows are created on first use of a period. */
-  async add(increments: UsageIncrement[]): Promise<void> {
-    if (increments.length === 0) return;
-    await this.dataSource.query(
-      `INSERT INTO usage (consumer_id, period_start, used)
-       SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::bigint[])
-       ON CONFLICT (consumer_id, period_start) DO UPDATE SET used = usage.used + EXCLUDED.used`,
-      [increments.map((i) => i.consumerId), increments.map((i) => i.periodStart.toISOString()), increments.map((i) => i.count)],
-    );
+  /**
+   * Adds the counts in one statement; a period's row is created on its first use. One increment per
+   * (consumer, period) at most: Postgres refuses to update a row twice in one statement.
+   */
+  async add(q: SqlRunner, increments: UsageIncrement[]): Promise<void> {
+    await ADD.run(q, increments);
   }
 
-  async used(consumerId: number, periodStart: Date): Promise<number> {
-    const rows: Array<{ used: string }> = await this.dataSource.query(
+  async used(q: SqlRunner, consumerId: number, periodStart: Date): Promise<number> {
+    const rows: Array<{ used: string }> = await q.query(
       `SELECT used FROM usage WHERE consumer_id = $1 AND period_start = $2`,
       [consumerId, periodStart.toISOString()],
     );
-    return rows.length ? Number(rows[0].used) : 0;
+    return rows.length ? Number(rows[0]!.used) : 0;
   }
 }

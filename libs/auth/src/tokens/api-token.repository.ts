@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull, Not } from 'typeorm';
-import { ApiTokenEntity } from '../../../database/src/index.js';
+import type { SqlRunner } from '#database';
 
 export interface ApiTokenRow {
   id: string;
@@ -11,33 +10,53 @@ export interface ApiTokenRow {
   revokedAt: Date | null;
 }
 
+interface ApiTokenRecord {
+  id: string;
+  consumer_id: number;
+  label: string | null;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const COLUMNS = 'id, consumer_id, label, created_at, expires_at, revoked_at';
+/** The shape of a uuid: anything else names no token, and Postgres would refuse it as an invalid uuid. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function toRow(r: ApiTokenRecord): ApiTokenRow {
+  return { id: r.id, consumerId: r.consumer_id, label: r.label, createdAt: r.created_at, expiresAt: r.expires_at, revokedAt: r.revoked_at };
+}
+
+/** Issued JWTs by their `jti`; the token itself is never stored. */
 @Injectable()
 export class ApiTokenRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  private get repo() {
-    return this.dataSource.getRepository(ApiTokenEntity);
+  async insert(q: SqlRunner, token: { id: string; consumerId: number; label: string | null; expiresAt: Date | null }): Promise<ApiTokenRow> {
+    const rows: ApiTokenRecord[] = await q.query(
+      `INSERT INTO api_tokens (id, consumer_id, label, expires_at) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+      [token.id, token.consumerId, token.label, token.expiresAt?.toISOString() ?? null],
+    );
+    return toRow(rows[0]!);
   }
 
-  async insert(row: { id: string; consumerId: number; label: string | null; expiresAt: Date | null }): Promise<ApiTokenRow> {
-    return this.repo.save(this.repo.create({ ...row, revokedAt: null }));
-  }
-
-  async findById(id: string): Promise<ApiTokenRow | null> {
-    return this.repo.findOneBy({ id });
-  }
-
-  /** Marks the token revoked; returns false when there is no such token. Revoking twice keeps the first time. */
-  async revoke(id: string): Promise<boolean> {
-    const result = await this.dataSource.query(
-      `UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING id`,
+  /**
+   * Marks the token revoked and returns it, or null when there is no such token. Revoking twice keeps the
+   * first time. The UPDATE runs inside a SELECT so every runner returns plain rows (TypeORM returns
+   * `[rows, count]` for a bare UPDATE).
+   */
+  async revoke(q: SqlRunner, id: string): Promise<ApiTokenRow | null> {
+    if (!UUID.test(id)) return null;
+    const rows: ApiTokenRecord[] = await q.query(
+      `WITH revoked AS (
+         UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}
+       )
+       SELECT ${COLUMNS} FROM revoked`,
       [id],
     );
-    return result[1] > 0;
+    return rows.length ? toRow(rows[0]!) : null;
   }
 
-  async revokedIds(): Promise<string[]> {
-    const rows = await this.repo.find({ select: { id: true }, where: { revokedAt: Not(IsNull()) } });
+  async revokedIds(q: SqlRunner): Promise<string[]> {
+    const rows: Array<{ id: string }> = await q.query(`SELECT id FROM api_tokens WHERE revoked_at IS NOT NULL`);
     return rows.map((r) => r.id);
   }
 }

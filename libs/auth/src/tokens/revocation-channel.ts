@@ -1,4 +1,4 @@
-import { RedisKeys } from '../../../runtime/src/index.js';
+import { RedisKeys } from '#runtime';
 
 /** Redis pub/sub channel on which revoked token ids are announced to every api process. */
 export const revocationChannel = (keys: RedisKeys): string => keys.key('token-revoked');

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { REDIS, RedisKeys } from '../../../runtime/src/index.js';
+import { DataSource } from 'typeorm';
+import { REDIS, RedisKeys } from '#runtime';
 import { ApiTokenRepository } from './api-token.repository.js';
 import { revocationChannel } from './revocation-channel.js';
 
@@ -19,6 +20,7 @@ export class RevokedTokensService implements OnModuleInit, OnApplicationShutdown
   private timer?: NodeJS.Timeout;
 
   constructor(
+    private readonly dataSource: DataSource,
     private readonly tokens: ApiTokenRepository,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -44,7 +46,7 @@ export class RevokedTokensService implements OnModuleInit, OnApplicationShutdown
   }
 
   private async reload(): Promise<void> {
-    const ids = await this.tokens.revokedIds();
+    const ids = await this.tokens.revokedIds(this.dataSource);
     const next = new Set(ids);
     for (const id of this.revoked) next.add(id); // keep announcements that raced the query
     this.revoked = next;

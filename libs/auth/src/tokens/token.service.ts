@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { REDIS, RedisKeys } from '../../../runtime/src/index.js';
+import { DataSource } from 'typeorm';
+import { REDIS, RedisKeys } from '#runtime';
 import { ApiTokenRepository, ApiTokenRow } from './api-token.repository.js';
 import { revocationChannel } from './revocation-channel.js';
 
@@ -16,6 +17,7 @@ export interface IssuedToken {
 @Injectable()
 export class TokenService {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly jwt: JwtService,
     private readonly tokens: ApiTokenRepository,
     @Inject(REDIS) private readonly redis: Redis,
@@ -25,7 +27,7 @@ export class TokenService {
   async issue(consumerId: number, options: { label?: string; expiresInSeconds?: number } = {}): Promise<IssuedToken> {
     const tokenId = randomUUID();
     const expiresAt = options.expiresInSeconds ? new Date(Date.now() + options.expiresInSeconds * 1000) : null;
-    await this.tokens.insert({ id: tokenId, consumerId, label: options.label ?? null, expiresAt });
+    await this.tokens.insert(this.dataSource, { id: tokenId, consumerId, label: options.label ?? null, expiresAt });
     const token = await this.jwt.signAsync(
       { sub: String(consumerId) },
       { jwtid: tokenId, ...(options.expiresInSeconds ? { expiresIn: options.expiresInSeconds } : {}) },
@@ -38,8 +40,8 @@ export class TokenService {
    * running api processes refuse the token at once. Returns null when no token has that id.
    */
   async revoke(tokenId: string): Promise<ApiTokenRow | null> {
-    if (!(await this.tokens.revoke(tokenId))) return null;
-    await this.redis.publish(revocationChannel(this.keys), tokenId);
-    return this.tokens.findById(tokenId);
+    const row = await this.tokens.revoke(this.dataSource, tokenId);
+    if (row) await this.redis.publish(revocationChannel(this.keys), tokenId);
+    return row;
   }
 }

@@ -128,7 +128,7 @@ export class ExchangeFacts1763800000000 implements MigrationInterface {
         block_number bigint NOT NULL
       )`);
 
-    // Streams are independent (DESIGN.md section 2), so progress is one row per source and stream.
+    // Streams are independent (the design (section 2)), so progress is one row per source and stream.
     await q.query(`
       CREATE TABLE feed_checkpoints (
         source text NOT NULL,

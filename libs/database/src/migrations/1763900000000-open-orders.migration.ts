@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// The Open-order fields (SPEC.md) shared by the live book and the intervals. Fixed-width columns come
+// The Open-order fields (the API contract) shared by the live book and the intervals. Fixed-width columns come
 // first so rows carry no alignment padding: the intervals table holds tens of millions of rows.
 const ORDER_COLUMNS = `
   oid bigint NOT NULL,

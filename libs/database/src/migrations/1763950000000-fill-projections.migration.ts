@@ -14,7 +14,7 @@ export class FillProjections1763950000000 implements MigrationInterface {
     await q.query(`CREATE INDEX fills_block_number_idx ON fills (block_number)`);
     await q.query(`CREATE INDEX funding_payments_block_number_idx ON funding_payments (block_number)`);
 
-    // SPEC.md's closed trade plus the builder's extras (carried_size, exit_size, exit_usd). Times are
+    // the API contract's closed trade plus the builder's extras (carried_size, exit_size, exit_usd). Times are
     // timestamptz like the facts; the hash is the trade's stable identity.
     await q.query(`
       CREATE TABLE closed_trades (

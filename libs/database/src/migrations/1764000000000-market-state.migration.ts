@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The derived market state written at every exchange state update (DESIGN.md sections 2 and 3):
+ * The derived market state written at every exchange state update (the design (sections 2 and 3)):
  * wallets with their cohorts, open and historical positions, and the per-update snapshots. Every
  * time here is exchange time (the state's block time), so a replay writes the same rows.
  */

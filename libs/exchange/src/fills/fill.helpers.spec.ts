@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fixtureJson } from '../fixtures.testing.js';
+import { fixtureJson } from '#testing';
 import { readNodeFillEvent } from './fill.parser.js';
 import type { NodeFillEvent } from './fill.types.js';
 import {

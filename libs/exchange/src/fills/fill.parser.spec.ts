@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fixtureJson } from '../fixtures.testing.js';
+import { fixtureJson } from '#testing';
 import { parseFill, parseUserFills, readNodeFillEvent } from './fill.parser.js';
 
 const firstEvent = (name: string, index = 0): unknown => (fixtureJson(name) as { events: unknown[] }).events[index];

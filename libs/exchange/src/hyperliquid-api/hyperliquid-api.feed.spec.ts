@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { FakeHyperliquidServer, fixtureFills } from '../../../../test/support/fake-hyperliquid.server.js';
-import { fixtureJson } from '../fixtures.testing.js';
+import { FakeHyperliquidServer, fixtureFills, fixtureJson } from '#testing';
 import type { NodeFillsBlock, NodeTwapStatusesBlock } from '../node/node-block.types.js';
 import { HyperliquidApiFeed, type HyperliquidApiFeedOptions } from './hyperliquid-api.feed.js';
 import type { AddressStateChange, ApiFeedBlock } from './hyperliquid-api.types.js';

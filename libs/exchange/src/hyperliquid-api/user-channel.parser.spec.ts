@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fixtureJson } from '../fixtures.testing.js';
+import { fixtureJson } from '#testing';
 import { parseUserChannelMessage } from './user-channel.parser.js';
 
 const USER = '0x2ba553d9f990a3b66b03b2dc0d030dfc1c061036';

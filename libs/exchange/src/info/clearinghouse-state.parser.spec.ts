@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fixtureJson } from '../fixtures.testing.js';
+import { fixtureJson } from '#testing';
 import { parseClearinghouseState, parseSpotClearinghouseState } from './clearinghouse-state.parser.js';
 
 describe('clearinghouse state', () => {

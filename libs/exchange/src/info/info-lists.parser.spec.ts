@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fixtureJson } from '../fixtures.testing.js';
+import { fixtureJson } from '#testing';
 import { parseDelegatorHistory } from './delegator-history.parser.js';
 import { parseFundingHistory, parseUserFunding } from './funding.parser.js';
 import { parseAllMids, parseL2Book, parseMeta } from './market-info.parser.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fixtureJson } from '../fixtures.testing.js';
+import { fixtureJson } from '#testing';
 import { parseLedgerUpdates, readLedgerDelta } from './ledger-delta.parser.js';
 import { classifyLedgerDelta, isDeposit, isWithdraw } from './ledger.helpers.js';
 

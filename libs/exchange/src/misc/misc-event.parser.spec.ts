@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fixtureJson } from '../fixtures.testing.js';
+import { fixtureJson } from '#testing';
 import { parseBlock } from '../node/node-block.parser.js';
 import type { NodeMiscEventsBlock } from '../node/node-block.types.js';
 

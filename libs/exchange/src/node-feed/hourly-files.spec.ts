@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { compareHourlyFiles, listHourlyFiles, parseHourlyName } from './hourly-files.js';
-import { NodeDataDir } from './node-data-dir.testing.js';
+import { NodeDataDir } from '#testing';
 
 describe('hourly files', () => {
   it('names are a UTC date and an hour without leading zero', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { NodeDirectoryFeed, type NodeFeedPoll } from './node-directory.feed.js';
-import { blockLine, blockLines, NodeDataDir } from './node-data-dir.testing.js';
+import { blockLine, blockLines, NodeDataDir } from '#testing';
 
 const order = (poll: NodeFeedPoll): string[] => poll.blocks.map((b) => `${b.block.blockNumber} ${b.block.stream}`);
 

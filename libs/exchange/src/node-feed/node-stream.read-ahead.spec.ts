@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { rename, writeFile } from 'node:fs/promises';
 import { NodeStreamReader } from './node-stream.reader.js';
 import type { NodeStreamCheckpoint } from './node-stream.types.js';
-import { blockLine, blockLines, NodeDataDir } from './node-data-dir.testing.js';
+import { blockLine, blockLines, NodeDataDir } from '#testing';
 
 const FILLS = 'node_fills_by_block';
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { NodeStream } from '../node/node-block.types.js';
 import { NodeStreamReader } from './node-stream.reader.js';
 import type { NodeStreamCheckpoint, NodeStreamPoll } from './node-stream.types.js';
-import { blockLine, blockLines, NodeDataDir } from './node-data-dir.testing.js';
+import { blockLine, blockLines, NodeDataDir } from '#testing';
 
 const FILLS = 'node_fills_by_block';
 const numbers = <S extends NodeStream>(poll: NodeStreamPoll<S>): number[] => poll.blocks.map((b) => b.block.blockNumber);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fixtureJson, fixtureText } from '../fixtures.testing.js';
+import { fixtureJson, fixtureText } from '#testing';
 import { parseBlock, parseBlockLine, toNodeStream } from './node-block.parser.js';
 
 const FILE = '/data/node_fills_by_block/hourly/20251027/6';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import Big from 'big.js';
 import { createHash } from 'node:crypto';
-import { pnlSegmentFor, sizeSegmentFor } from '../../../market/src/segments/segments.js';
+import { pnlSegmentFor, sizeSegmentFor } from '#market';
 import type { NodeFillEvent } from '../fills/fill.types.js';
 import { parseBlockLine } from '../node/node-block.parser.js';
 import type { NodeBlock } from '../node/node-block.types.js';

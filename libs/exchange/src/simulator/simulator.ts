@@ -131,11 +131,6 @@ export class HyperliquidSimulator {
     return this.wallets.wallets.map((w) => this.wallets.snapshot(w));
   }
 
-  walletState(address: string): WalletSnapshot | null {
-    const wallet = this.wallets.get(address);
-    return wallet ? this.wallets.snapshot(wallet) : null;
-  }
-
   /** Current mark price of each market. */
   marketPrices(): { coin: string; px: string }[] {
     return this.markets.markets.map((m) => ({ coin: m.coin, px: m.pxText() }));

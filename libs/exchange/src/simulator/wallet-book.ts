@@ -126,10 +126,6 @@ export class WalletBook {
     return bounds;
   }
 
-  get(address: string): Wallet | undefined {
-    return this.byAddress.get(address);
-  }
-
   unrealized(wallet: Wallet): Big {
     let total = new Big(0);
     for (const p of wallet.positions.values()) total = total.plus(p.szi.times(this.markets.get(p.coin).px.minus(p.entryPx)));

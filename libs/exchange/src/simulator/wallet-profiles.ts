@@ -11,7 +11,7 @@ export interface WalletProfile {
   leverage: number;
 }
 
-// Inside each size cohort of SPEC.md with a margin from its bounds, so normal trading does not move a
+// Inside each size cohort of the API contract with a margin from its bounds, so normal trading does not move a
 // wallet across a boundary within a few simulated hours.
 const EQUITY_RANGES: readonly [number, number][] = [
   [20, 200],

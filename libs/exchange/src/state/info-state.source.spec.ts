@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fixtureJson } from '../fixtures.testing.js';
+import { fixtureJson } from '#testing';
 import { InfoStateSource, type InfoRequester } from './info-state.source.js';
 
 const GOOD = '0x00000000000000000000000000000000000000aa';

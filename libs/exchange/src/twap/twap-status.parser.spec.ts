@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fixtureJson } from '../fixtures.testing.js';
+import { fixtureJson } from '#testing';
 import { parseBlock } from '../node/node-block.parser.js';
 
 const block = () => fixtureJson('node_twap_statuses_by_block.json') as { events: Record<string, unknown>[] };

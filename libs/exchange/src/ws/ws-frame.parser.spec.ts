@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fixtureJson } from '../fixtures.testing.js';
+import { fixtureJson } from '#testing';
 import { parseWsFrame } from './ws-frame.parser.js';
 import type { WsFrame } from './ws-frame.types.js';
 

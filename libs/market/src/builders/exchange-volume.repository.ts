@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { SqlRunner } from '../facts/exchange-facts.types.js';
-import { isoTime } from '../facts/fact-rows.js';
+import { type SqlRunner } from '#database';
 
 // Each trade is two fills, one per side; counting the buyer's counts it once.
 const ADD = `
@@ -17,14 +16,5 @@ export class ExchangeVolumeRepository {
   /** Adds the trades of blocks (afterBlock, toBlock]. */
   async addFills(q: SqlRunner, afterBlock: number, toBlock: number): Promise<void> {
     await q.query(ADD, [afterBlock, toBlock]);
-  }
-
-  /** Notional traded in the whole hours [from, to), epoch ms. */
-  async volume(q: SqlRunner, from: number, to: number): Promise<string> {
-    const rows: Array<{ volume: string }> = await q.query(
-      `SELECT trim_scale(coalesce(sum(volume), 0))::text AS volume FROM exchange_volume_hourly WHERE hour >= $1::timestamptz AND hour < $2::timestamptz`,
-      [isoTime(from), isoTime(to)],
-    );
-    return rows[0]!.volume;
   }
 }

@@ -1,5 +1,5 @@
 import type Big from 'big.js';
-import { isSpotCoin, type InfoFill } from '../../../exchange/src/index.js';
+import { isSpotCoin, type InfoFill } from '#exchange';
 import { dec, quotient, str, ZERO } from './closed-trade.decimal.js';
 import { tradeHash, tradeId, tradeIdentity, type TradeStart } from './closed-trade.identity.js';
 import type { ClosedTrade, FundingPayment, LastFillRef, OpenTradeState, TradeSide } from './closed-trade.types.js';

@@ -2,7 +2,7 @@
 export type TradeSide = 'long' | 'short';
 
 /**
- * One round trip of a wallet on one perp market, as SPEC.md's "Closed trade". Money, prices and sizes are
+ * One round trip of a wallet on one perp market, as the API contract's "Closed trade". Money, prices and sizes are
  * exact decimal strings (big.js `toFixed()`); times are epoch ms and the api formats them.
  */
 export interface ClosedTrade {
@@ -35,7 +35,7 @@ export interface ClosedTrade {
   feeUsd: string;
   /** Funding paid to (+) or by (-) the wallet while the trade was open; 0 without funding input. */
   fundingUsd: string;
-  // Extras beyond SPEC.md, kept so summaries and storage need no second pass over fills.
+  // Extras beyond the API contract, kept so summaries and storage need no second pass over fills.
   /** |position| already open when the first fill of the trade was seen; "0" unless partial from the start. */
   carriedSize: string;
   /** Size reduced by the fills seen, and its notional. */

@@ -1,15 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import Big from 'big.js';
-import { readFileSync } from 'node:fs';
-import { parseUserFills, type InfoFill } from '../../../exchange/src/index.js';
+import { parseUserFills, type InfoFill } from '#exchange';
+import { fixtureJson } from '#testing';
 import { buildClosedTrades } from './closed-trade.builder.js';
 import { summarizeClosedTrades } from './closed-trades.summary.js';
 
-// libs/market/src/closed-trades -> /work/shared/fixtures/hyperliquid
-const FIXTURE = new URL('../../../../../shared/fixtures/hyperliquid/info_userFills.json', import.meta.url);
-
 function fixtureFills(): InfoFill[] {
-  const parsed = parseUserFills(JSON.parse(readFileSync(FIXTURE, 'utf8')), { file: 'info_userFills.json' });
+  const parsed = parseUserFills(fixtureJson('info_userFills.json'), { file: 'info_userFills.json' });
   if (!parsed.ok) throw new Error(parsed.error.message);
   // Newest first in the file, but fills of one millisecond are in execution order: a stable sort keeps it.
   return [...parsed.value].sort((a, b) => a.time - b.time);

@@ -3,7 +3,7 @@ import { dec, quotient, str, ZERO } from './closed-trade.decimal.js';
 import type { ClosedTrade } from './closed-trade.types.js';
 
 /**
- * DESIGN.md's closed-trades summary record. Money is exact decimal strings, ratios and durations are
+ * the design's closed-trades summary record. Money is exact decimal strings, ratios and durations are
  * numbers; a figure with nothing to measure (no trades, no loss, ...) is null rather than 0 or Infinity.
  */
 export interface ClosedTradesSummaryRecord {

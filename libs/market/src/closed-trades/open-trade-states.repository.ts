@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { SqlRunner } from '../facts/exchange-facts.types.js';
 import type { OpenTradeState } from './closed-trade.types.js';
+import { type SqlRunner } from '#database';
 
 /** A position key of the closed-trade builder: lower-cased address and coin. */
 export interface TradeKey {

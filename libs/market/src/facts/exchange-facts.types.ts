@@ -1,4 +1,5 @@
-import type { NodeBlock, NodeStream } from '../../../exchange/src/index.js';
+import type { NodeBlock, NodeStream } from '#exchange';
+import type { FillRow } from './fact-rows.js';
 
 /**
  * Where a feed stream stands, stored as JSON with the facts. Only `lastBlock` is read here (the
@@ -31,7 +32,13 @@ export interface WriteBlocksResult {
   fundingPayments: number;
 }
 
-/** What the repositories need of a connection: the transaction's EntityManager in practice. */
-export interface SqlRunner {
-  query(sql: string, parameters?: unknown[]): Promise<any>;
+/**
+ * What the registered steps and after-commit hooks of ExchangeFactsWriter see of one batch: the blocks
+ * it accepted (in feed order; blocks already applied are left out) and their fill rows.
+ */
+export interface FactsBatch {
+  source: string;
+  blocks: NodeBlock[];
+  fills: FillRow[];
+  result: WriteBlocksResult;
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { NodeBlock } from '../../../exchange/src/index.js';
-import type { FeedBlock, FeedPosition, WriteBlocksOptions, WriteBlocksResult } from './exchange-facts.types.js';
+import { WriterSteps } from '#database';
+import type { NodeBlock } from '#exchange';
+import type { FactsBatch, FeedBlock, FeedPosition, WriteBlocksOptions, WriteBlocksResult } from './exchange-facts.types.js';
 import { FeedCheckpointRepository } from './feed-checkpoint.repository.js';
 import { fillRows, fundingPaymentRows, lastPrices, ledgerUpdateRows, twapStatusRows } from './fact-rows.js';
 import { FillsRepository } from './fills.repository.js';
@@ -9,24 +10,28 @@ import { FundingPaymentsRepository } from './funding-payments.repository.js';
 import { LedgerUpdatesRepository } from './ledger-updates.repository.js';
 import { MarketPricesRepository } from './market-prices.repository.js';
 import { TwapStatusesRepository } from './twap-statuses.repository.js';
-import { OpenOrdersWriter } from '../orders/open-orders.writer.js';
 
 /**
  * Stores the exchange facts of parsed blocks and the feed checkpoints in one transaction per batch, so
  * a crash leaves either both or neither. Writing a block twice changes nothing: a block at or below its
  * stream's stored checkpoint is skipped, and every insert ignores rows already stored.
+ *
+ * Work of other features that must commit with the facts (the open-order book, the alert outbox)
+ * registers itself in `steps`; work that must follow the commit registers an after-commit hook.
  */
 @Injectable()
 export class ExchangeFactsWriter {
-  private readonly fills = new FillsRepository();
-  private readonly twapStatuses = new TwapStatusesRepository();
-  private readonly ledgerUpdates = new LedgerUpdatesRepository();
-  private readonly fundingPayments = new FundingPaymentsRepository();
-  private readonly marketPrices = new MarketPricesRepository();
-  private readonly checkpoints = new FeedCheckpointRepository();
-  private readonly openOrders = new OpenOrdersWriter();
+  readonly steps = new WriterSteps<FactsBatch>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly fills: FillsRepository,
+    private readonly twapStatuses: TwapStatusesRepository,
+    private readonly ledgerUpdates: LedgerUpdatesRepository,
+    private readonly fundingPayments: FundingPaymentsRepository,
+    private readonly marketPrices: MarketPricesRepository,
+    private readonly checkpoints: FeedCheckpointRepository,
+  ) {}
 
   /**
    * Blocks in feed order (streams may interleave); `source` names the feed (`node`, `simulator`, ...).
@@ -36,7 +41,7 @@ export class ExchangeFactsWriter {
   async writeBlocks(batch: FeedBlock[], source: string, { skipAppliedBlocks = true }: WriteBlocksOptions = {}): Promise<WriteBlocksResult> {
     const result: WriteBlocksResult = { skippedBlocks: 0, fills: 0, twapStatuses: 0, ledgerUpdates: 0, fundingPayments: 0 };
     if (batch.length === 0) return result;
-    return this.dataSource.transaction(async (q) => {
+    const written = await this.dataSource.transaction(async (q): Promise<FactsBatch> => {
       const streams = [...new Set(batch.map((b) => b.stream))].sort();
       const stored = await this.checkpoints.lock(q, source, streams);
       const applied = new Map<string, number>();
@@ -63,9 +68,12 @@ export class ExchangeFactsWriter {
       result.ledgerUpdates = await this.ledgerUpdates.insert(q, misc.flatMap(ledgerUpdateRows));
       result.fundingPayments = await this.fundingPayments.insert(q, misc.flatMap(fundingPaymentRows));
       await this.marketPrices.advance(q, lastPrices(fills));
-      await this.openOrders.write(q, source, accepted);
+      const facts: FactsBatch = { source, blocks: accepted, fills, result };
+      await this.steps.runSteps(q, facts);
       await this.checkpoints.advance(q, source, positions);
-      return result;
+      return facts;
     });
+    await this.steps.runAfterCommit(written);
+    return result;
   }
 }

@@ -1,4 +1,5 @@
-import type { NodeFillsBlock, NodeMiscEventsBlock, NodeTwapStatusesBlock } from '../../../exchange/src/index.js';
+import { isoTime } from '#database';
+import type { NodeFillsBlock, NodeMiscEventsBlock, NodeTwapStatusesBlock } from '#exchange';
 
 // Rows as the repositories insert them: decimals stay the exact strings received, times are ISO strings
 // built from epoch ms (Date keeps milliseconds exactly; no float seconds on the way).
@@ -76,8 +77,6 @@ export interface MarketPriceRow {
   time: string;
   blockNumber: number;
 }
-
-export const isoTime = (ms: number): string => new Date(ms).toISOString();
 
 const ZERO_HASH = /^0x0+$/;
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { FeedPosition, SqlRunner } from './exchange-facts.types.js';
+import type { FeedPosition } from './exchange-facts.types.js';
+import { type SqlRunner } from '#database';
 
 @Injectable()
 export class FeedCheckpointRepository {

@@ -1,52 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import { copyBool, copyChunks, copyLines, copyNullable, copyNullableText, copyText } from './copy-text.js';
-import type { SqlRunner } from './exchange-facts.types.js';
+import { BulkInsert, copyBool, copyChunks, copyLines, copyNullable, copyNullableText, copyText, type SqlRunner } from '#database';
 import type { FillRow } from './fact-rows.js';
 
-const COLUMNS: Array<[column: string, type: string, value: (r: FillRow) => unknown]> = [
-  ['address', 'text', (r) => r.address],
-  ['coin', 'text', (r) => r.coin],
-  ['px', 'numeric', (r) => r.px],
-  ['sz', 'numeric', (r) => r.sz],
-  ['side', 'text', (r) => r.side],
-  ['time', 'timestamptz', (r) => r.time],
-  ['start_position', 'numeric', (r) => r.startPosition],
-  ['dir', 'text', (r) => r.dir],
-  ['closed_pnl', 'numeric', (r) => r.closedPnl],
-  ['hash', 'text', (r) => r.hash],
-  ['oid', 'bigint', (r) => r.oid],
-  ['crossed', 'boolean', (r) => r.crossed],
-  ['fee', 'numeric', (r) => r.fee],
-  ['fee_token', 'text', (r) => r.feeToken],
-  ['tid', 'bigint', (r) => r.tid],
-  ['cloid', 'text', (r) => r.cloid],
-  ['twap_id', 'bigint', (r) => r.twapId],
-  ['builder', 'text', (r) => r.builder],
-  ['builder_fee', 'numeric', (r) => r.builderFee],
-  ['liquidated_user', 'text', (r) => r.liquidatedUser],
-  ['liquidation_mark_px', 'numeric', (r) => r.liquidationMarkPx],
-  ['liquidation_method', 'text', (r) => r.liquidationMethod],
-  ['is_liquidated_side', 'boolean', (r) => r.isLiquidatedSide],
-  ['block_number', 'bigint', (r) => r.blockNumber],
-  ['block_time', 'timestamptz', (r) => r.blockTime],
-];
-
-const NAMES = COLUMNS.map(([c]) => c).join(', ');
-const ARRAYS = COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+// Also the column order of the COPY lines below.
+const INSERT = new BulkInsert<FillRow>(
+  'fills',
+  `address text, coin text, px numeric, sz numeric, side text, time timestamptz, start_position numeric, dir text, closed_pnl numeric, hash text,
+   oid bigint, crossed boolean, fee numeric, fee_token text, tid bigint, cloid text, twap_id bigint, builder text, builder_fee numeric,
+   liquidated_user text, liquidation_mark_px numeric, liquidation_method text, is_liquidated_side boolean, block_number bigint, block_time timestamptz`,
+  (r) => [
+    r.address, r.coin, r.px, r.sz, r.side, r.time, r.startPosition, r.dir, r.closedPnl, r.hash, r.oid, r.crossed, r.fee, r.feeToken, r.tid, r.cloid,
+    r.twapId, r.builder, r.builderFee, r.liquidatedUser, r.liquidationMarkPx, r.liquidationMethod, r.isLiquidatedSide, r.blockNumber, r.blockTime,
+  ],
+  '(tid, address, time) DO NOTHING',
+);
 
 // Fast path: the whole batch in one COPY, which stores rows at about twice the rate of an INSERT from
 // unnest (no executor per row, heap and WAL written in batches) but cannot skip a row already stored:
 // one such row fails the COPY with a unique violation, and the batch goes in by INSERT ... ON CONFLICT.
-const COPY_TARGET = `fills (${NAMES})`;
+const COPY_TARGET = `fills (${INSERT.columnNames.join(', ')})`;
 const SAVEPOINT = 'fills_copy';
-const INSERT = `
-  WITH inserted AS (
-    INSERT INTO fills (${NAMES})
-    SELECT * FROM unnest(${ARRAYS})
-    ON CONFLICT (tid, address, time) DO NOTHING
-    RETURNING 1
-  )
-  SELECT count(*)::int AS n FROM inserted`;
 
 // Why the primary key (tid, address, time) is enough to store a (tid, address) once: Postgres wants the
 // partition key in every unique key, but a fill's time is part of the trade and never changes, so every
@@ -56,7 +29,7 @@ const INSERT = `
 // partition by (tid, address) for a different time, as a NOT EXISTS did, cost an index lookup per row
 // and partition for a case the exchange does not produce.
 
-/** One row in COPY text, columns in NAMES order. */
+/** One row in COPY text, columns in INSERT's order. */
 function copyLine(r: FillRow): string {
   return (
     `${r.address}\t${copyText(r.coin)}\t${r.px}\t${r.sz}\t${r.side}\t${r.time}\t${r.startPosition}\t${copyText(r.dir)}\t${r.closedPnl}\t` +
@@ -94,8 +67,7 @@ export class FillsRepository {
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       await q.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
-      const result: Array<{ n: number }> = await q.query(INSERT, COLUMNS.map(([, , value]) => rows.map(value)));
-      return result[0]!.n;
+      return await INSERT.run(q, rows);
     }
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { SqlRunner } from './exchange-facts.types.js';
 import type { MarketPriceRow } from './fact-rows.js';
+import { type SqlRunner } from '#database';
 
 @Injectable()
 export class MarketPricesRepository {

@@ -1,14 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import {
-  API_STREAMS,
-  HyperliquidApiFeed,
-  type AddressCursors,
-  type AddressState,
-  type ApiStream,
-  type HyperliquidApiFeedOptions,
-} from '../../../exchange/src/hyperliquid-api/index.js';
-import type { ParseIssue } from '../../../exchange/src/index.js';
+import { type AddressCursors, type AddressState, API_STREAMS, type ApiStream, HyperliquidApiFeed, type HyperliquidApiFeedOptions, type ParseIssue } from '#exchange';
 import type { FeedBlock } from '../facts/exchange-facts.types.js';
 import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { FeedCheckpointRepository } from '../facts/feed-checkpoint.repository.js';
@@ -26,7 +18,6 @@ export type HyperliquidIngestionOptions = Omit<HyperliquidApiFeedOptions, 'curso
  */
 @Injectable()
 export class HyperliquidApiIngestion {
-  private readonly checkpoints = new FeedCheckpointRepository();
   private feed?: HyperliquidApiFeed;
   /** A batch whose write failed: written again before anything newer, so nothing is lost or reordered. */
   private unwritten: FeedBlock[] | null = null;
@@ -35,6 +26,7 @@ export class HyperliquidApiIngestion {
   constructor(
     private readonly dataSource: DataSource,
     private readonly writer: ExchangeFactsWriter,
+    private readonly checkpoints: FeedCheckpointRepository,
   ) {}
 
   /** Opens the connections, resuming every address from its stored cursors. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { NodeDirectoryFeed, type NodeFeedCheckpoints, type ParseIssue } from '../../../exchange/src/index.js';
+import { NodeDirectoryFeed, type NodeFeedCheckpoints, type ParseIssue } from '#exchange';
 import type { WriteBlocksResult } from '../facts/exchange-facts.types.js';
 import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { FeedCheckpointRepository } from '../facts/feed-checkpoint.repository.js';
@@ -20,12 +20,13 @@ export interface IngestionStep {
  */
 @Injectable()
 export class NodeDirectoryIngestion {
-  private readonly checkpoints = new FeedCheckpointRepository();
-  private feed?: NodeDirectoryFeed;
+  /** The open feed of each (source, directory): a reader keeps its place in the files between steps. */
+  private readonly feeds = new Map<string, NodeDirectoryFeed>();
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly writer: ExchangeFactsWriter,
+    private readonly checkpoints: FeedCheckpointRepository,
   ) {}
 
   /**
@@ -33,15 +34,17 @@ export class NodeDirectoryIngestion {
    * `source` names the checkpoints: `node` for a real node, `simulator` for the simulator's directory.
    */
   async step(dataDir: string, maxBlocksPerStream: number, source = NODE_SOURCE): Promise<IngestionStep> {
-    this.feed ??= await this.open(dataDir, source);
-    const poll = await this.feed.poll(maxBlocksPerStream);
+    const key = `${source}\0${dataDir}`;
+    let feed = this.feeds.get(key);
+    if (!feed) this.feeds.set(key, (feed = await this.open(dataDir, source)));
+    const poll = await feed.poll(maxBlocksPerStream);
     if (poll.blocks.length === 0) return { blocks: 0, issues: poll.issues, written: null };
     try {
       const batch = poll.blocks.map(({ block, position }) => ({ stream: block.stream, block, position }));
       return { blocks: batch.length, issues: poll.issues, written: await this.writer.writeBlocks(batch, source) };
     } catch (error) {
       // The readers have moved past blocks that were not stored: start again from what was.
-      this.feed = undefined;
+      this.feeds.delete(key);
       throw error;
     }
   }

@@ -6,8 +6,7 @@ import {
   type NodeStream,
   type ParseIssue,
   type SimulatorSettings,
-} from '../../../exchange/src/index.js';
-import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
+} from '#exchange';
 import { FeedCheckpointRepository } from '../facts/feed-checkpoint.repository.js';
 import { MarketStateWriter, type StateUpdateResult } from '../state/market-state.writer.js';
 import { NodeDirectoryIngestion } from './node-directory.ingestion.js';
@@ -43,18 +42,15 @@ export interface SimulationChunk {
  */
 @Injectable()
 export class SimulatedExchangeIngestion {
-  private readonly checkpoints = new FeedCheckpointRepository();
-  private readonly nodeIngestion: NodeDirectoryIngestion;
   private directory?: SimulatorDirectory;
   private options?: SimulationOptions;
 
   constructor(
     private readonly dataSource: DataSource,
-    factsWriter: ExchangeFactsWriter,
+    private readonly nodeIngestion: NodeDirectoryIngestion,
     private readonly stateWriter: MarketStateWriter,
-  ) {
-    this.nodeIngestion = new NodeDirectoryIngestion(dataSource, factsWriter);
-  }
+    private readonly checkpoints: FeedCheckpointRepository,
+  ) {}
 
   /**
    * Opens the simulation (replaying an existing one); returns the exchange time its files reach. A

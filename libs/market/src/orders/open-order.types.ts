@@ -1,4 +1,4 @@
-/** An order as the book holds it: the Open-order fields of SPEC.md that hl-node gives, decimals exact. */
+/** An order as the book holds it: the Open-order fields of the API contract that hl-node gives, decimals exact. */
 export interface BookOrder {
   /** Lower-cased, so fills and statuses of one wallet always meet. */
   address: string;
@@ -57,7 +57,7 @@ export interface OrderSnapshot {
   orderCount: number;
 }
 
-/** The Open-order record of SPEC.md; decimals are exact strings, the API turns them into numbers. */
+/** The Open-order record of the API contract; decimals are exact strings, the API turns them into numbers. */
 export interface OpenOrderRecord {
   /** Block of this version of the order: its placement, or the last fill or status that changed it. */
   height: number;

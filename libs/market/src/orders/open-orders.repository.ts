@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { SqlRunner } from '../facts/exchange-facts.types.js';
 import type { BookOrder } from './open-order.types.js';
 import type { BookChange } from './order-book.fold.js';
+import { type SqlRunner } from '#database';
 
 const PLACE = `
   INSERT INTO open_orders (address, oid, coin, side, limit_px, sz, orig_sz, timestamp, trigger_condition, is_trigger, trigger_px,

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { NodeBlock } from '../../../exchange/src/index.js';
-import type { SqlRunner } from '../facts/exchange-facts.types.js';
+import type { NodeBlock } from '#exchange';
 import type { BlockMark, OrderBlock } from './open-order.types.js';
 import { OpenOrderSnapshotsRepository } from './open-order-snapshots.repository.js';
 import { OpenOrdersRepository } from './open-orders.repository.js';
@@ -9,6 +8,7 @@ import { OrderBacklogRepository } from './order-backlog.repository.js';
 import { foldOrderBlocks } from './order-book.fold.js';
 import { OrderFeedProgressRepository, type OrderFeedProgress } from './order-feed-progress.repository.js';
 import { boundaryAfter, boundaryAtOrBefore, SNAPSHOT_INTERVAL_MS } from './snapshot-grid.js';
+import { type SqlRunner } from '#database';
 
 /**
  * Moves the open-order book with the order-status and fills blocks of a batch and takes the 5-minute
@@ -21,10 +21,12 @@ import { boundaryAfter, boundaryAtOrBefore, SNAPSHOT_INTERVAL_MS } from './snaps
  */
 @Injectable()
 export class OpenOrdersWriter {
-  private readonly book = new OpenOrdersRepository();
-  private readonly snapshots = new OpenOrderSnapshotsRepository();
-  private readonly progress = new OrderFeedProgressRepository();
-  private readonly backlog = new OrderBacklogRepository();
+  constructor(
+    private readonly book: OpenOrdersRepository,
+    private readonly snapshots: OpenOrderSnapshotsRepository,
+    private readonly progress: OrderFeedProgressRepository,
+    private readonly backlog: OrderBacklogRepository,
+  ) {}
 
   /** Blocks of one source in feed order; blocks of a stream at or below its last seen block are ignored. */
   async write(q: SqlRunner, source: string, blocks: NodeBlock[]): Promise<void> {

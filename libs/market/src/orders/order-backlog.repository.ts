@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { SqlRunner } from '../facts/exchange-facts.types.js';
 import type { OrderBlock } from './open-order.types.js';
+import { type SqlRunner } from '#database';
 
 /** Blocks of the stream that runs ahead, parked until the other stream has reached them. */
 @Injectable()

@@ -1,4 +1,4 @@
-import type { NodeBlock, NodeOrderStatusEvent } from '../../../exchange/src/index.js';
+import type { NodeBlock, NodeOrderStatusEvent } from '#exchange';
 import type { BookOrder, OrderBlock } from './open-order.types.js';
 
 export function bookOrder({ user, order, builder }: NodeOrderStatusEvent): BookOrder {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { SqlRunner } from '../facts/exchange-facts.types.js';
 import type { BlockMark } from './open-order.types.js';
+import { type SqlRunner } from '#database';
 
 /** Where the book stands for one source. */
 export interface OrderFeedProgress {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isSpotCoin } from '../../../exchange/src/index.js';
+import { isSpotCoin } from '#exchange';
 import { BuilderActivityRepository } from '../builders/builder-activity.repository.js';
 import { ExchangeVolumeRepository } from '../builders/exchange-volume.repository.js';
 import { ClosedTradeBuilder } from '../closed-trades/closed-trade.builder.js';
@@ -47,14 +47,15 @@ export interface FillProjectionResult {
  */
 @Injectable()
 export class FillProjector {
-  private readonly checkpoints = new ProjectionCheckpointRepository();
-  private readonly inputs = new ProjectionInputsRepository();
-  private readonly openStates = new OpenTradeStatesRepository();
-  private readonly closedTrades = new ClosedTradesRepository();
-  private readonly builderActivity = new BuilderActivityRepository();
-  private readonly exchangeVolume = new ExchangeVolumeRepository();
-
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly checkpoints: ProjectionCheckpointRepository,
+    private readonly inputs: ProjectionInputsRepository,
+    private readonly openStates: OpenTradeStatesRepository,
+    private readonly closedTrades: ClosedTradesRepository,
+    private readonly builderActivity: BuilderActivityRepository,
+    private readonly exchangeVolume: ExchangeVolumeRepository,
+  ) {}
 
   /** One run over the facts the feed `source` (EXCHANGE_SOURCE's feed checkpoint name) has stored. */
   async project(source: string, maxFills = DEFAULT_MAX_FILLS_PER_RUN): Promise<FillProjectionResult> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { SqlRunner } from '../facts/exchange-facts.types.js';
+import { type SqlRunner } from '#database';
 
 /** How far a fill projection has gone: block numbers of its source's streams (exclusive lower bounds). */
 export interface ProjectionPosition {
@@ -27,11 +27,5 @@ export class ProjectionCheckpointRepository {
 
   async save(q: SqlRunner, name: string, position: ProjectionPosition): Promise<void> {
     await q.query(`UPDATE projection_checkpoints SET position = $2::jsonb, updated_at = now() WHERE name = $1`, [name, JSON.stringify(position)]);
-  }
-
-  /** The newest fill any projection has taken in, epoch ms; null before any. */
-  async newestFillTime(q: SqlRunner): Promise<number | null> {
-    const rows: Array<{ t: string | null }> = await q.query(`SELECT max((position->>'lastFillTime')::bigint) AS t FROM projection_checkpoints`);
-    return rows[0]!.t === null ? null : Number(rows[0]!.t);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { TradeFill } from '../closed-trades/closed-trade.builder.js';
 import type { FundingPayment } from '../closed-trades/closed-trade.types.js';
-import type { SqlRunner } from '../facts/exchange-facts.types.js';
+import { type SqlRunner } from '#database';
 
 export interface ProjectedFill extends TradeFill {
   /** Lower-cased. */

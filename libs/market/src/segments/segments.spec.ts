@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { pnlSegmentFor, SEGMENTS, sizeSegmentFor } from './segments.js';
 
 describe('cohorts', () => {
-  it('are the 16 of SPEC.md with their exact criteria, in its table order', () => {
+  it('are the 16 of the API contract with their exact criteria, in its table order', () => {
     expect(SEGMENTS.map(({ id, name, category, criteria }) => [id, name, category, criteria])).toEqual([
       [16, 'Shrimp', 'size', { minSize: 0, maxSize: 250 }],
       [1, 'Fish', 'size', { minSize: 250, maxSize: 10000 }],

@@ -20,7 +20,7 @@ export interface Segment {
   emoji: string;
 }
 
-/** SPEC.md's 16 cohorts, in its table order: size cohorts by perp equity (USD), pnl cohorts by all-time perp PnL (USD). */
+/** the API contract's 16 cohorts, in its table order: size cohorts by perp equity (USD), pnl cohorts by all-time perp PnL (USD). */
 export const SEGMENTS: readonly Segment[] = Object.freeze([
   { id: 16, name: 'Shrimp', category: 'size', criteria: { minSize: 0, maxSize: 250 }, emoji: '🦐' },
   { id: 1, name: 'Fish', category: 'size', criteria: { minSize: 250, maxSize: 10_000 }, emoji: '🐟' },

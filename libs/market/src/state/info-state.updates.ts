@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { InfoStateSource, type WalletReadFailure } from '../../../exchange/src/index.js';
+import { InfoStateSource, type WalletReadFailure } from '#exchange';
 import { KnownWalletsRepository } from './known-wallets.repository.js';
 import { MarketStateWriter, type StateUpdateResult } from './market-state.writer.js';
 
@@ -16,11 +16,10 @@ export interface InfoStateUpdate {
  */
 @Injectable()
 export class InfoStateUpdates {
-  private readonly known = new KnownWalletsRepository();
-
   constructor(
     private readonly dataSource: DataSource,
     private readonly writer: MarketStateWriter,
+    private readonly known: KnownWalletsRepository,
   ) {}
 
   async run(source: InfoStateSource, options: { heightFromTime: boolean; nowMs: number; addresses?: readonly string[] }): Promise<InfoStateUpdate> {

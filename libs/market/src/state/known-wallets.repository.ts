@@ -1,4 +1,4 @@
-import type { SqlRunner } from '../facts/exchange-facts.types.js';
+import { type SqlRunner } from '#database';
 
 /** Where an info-polled state update stands: the wallets to read, and the feed's newest block. */
 export class KnownWalletsRepository {

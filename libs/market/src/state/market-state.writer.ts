@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { ExchangeState, PositionStateRecord } from '../../../exchange/src/index.js';
-import { isoTime } from '../facts/fact-rows.js';
+import { isoTime, WriterSteps } from '#database';
+import type { ExchangeState, PositionStateRecord } from '#exchange';
 import { PositionsStateRepository } from './positions-state.repository.js';
 import { StateSnapshotsRepository } from './state-snapshots.repository.js';
 import { StateStagingRepository } from './state-staging.repository.js';
@@ -24,21 +24,35 @@ export interface StateUpdateResult {
 
 export class InvalidStateError extends Error {}
 
+/** What the registered steps and after-commit hooks of MarketStateWriter see of an applied update. */
+export interface AppliedStateUpdate {
+  state: ExchangeState;
+  /** The update's exchange time, ISO. */
+  stateTime: string;
+  result: StateUpdateResult;
+}
+
 /**
  * Applies one exchange state update in one transaction: wallets with their cohorts, open and closed
  * positions, cohort and market snapshots, equity and holder history, and the state-status record.
  * The work is set-based SQL over the staged update, so its cost is a few statements whatever the
  * number of wallets. Updates apply in height order; an old or repeated one changes nothing.
+ *
+ * Work of other features that must commit with an update (the alerts' `state_updated` outbox rows)
+ * registers itself in `steps`; they run, as the after-commit hooks, only for an update that was applied.
  */
 @Injectable()
 export class MarketStateWriter {
-  private readonly staging = new StateStagingRepository();
-  private readonly wallets = new WalletStateRepository();
-  private readonly positions = new PositionsStateRepository();
-  private readonly snapshots = new StateSnapshotsRepository();
-  private readonly updates = new StateUpdatesRepository();
+  readonly steps = new WriterSteps<AppliedStateUpdate>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly staging: StateStagingRepository,
+    private readonly wallets: WalletStateRepository,
+    private readonly positions: PositionsStateRepository,
+    private readonly snapshots: StateSnapshotsRepository,
+    private readonly updates: StateUpdatesRepository,
+  ) {}
 
   async apply(state: ExchangeState, processedAt = new Date()): Promise<StateUpdateResult> {
     const stagedPositions = validate(state);
@@ -63,9 +77,9 @@ export class MarketStateWriter {
       return value;
     };
     await this.updates.noteSeen(this.dataSource, state.height, stateTime);
-    return this.dataSource.transaction(async (q) => {
+    const applied = await this.dataSource.transaction(async (q): Promise<AppliedStateUpdate | null> => {
       const latest = await this.updates.lockLatest(q);
-      if (latest !== null && latest >= state.height) return result;
+      if (latest !== null && latest >= state.height) return null;
       await timed('stage', async () => {
         await this.staging.create(q);
         await this.staging.loadWallets(q, state.wallets);
@@ -95,8 +109,12 @@ export class MarketStateWriter {
         processedAt,
       });
       result.applied = true;
-      return result;
+      const update: AppliedStateUpdate = { state, stateTime, result };
+      await this.steps.runSteps(q, update);
+      return update;
     });
+    if (applied) await this.steps.runAfterCommit(applied);
+    return result;
   }
 }
 

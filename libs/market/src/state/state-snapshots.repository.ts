@@ -1,4 +1,4 @@
-import type { SqlRunner } from '../facts/exchange-facts.types.js';
+import { type SqlRunner } from '#database';
 
 /**
  * The rows written once per state update, all stamped with the state's exchange time. They read the

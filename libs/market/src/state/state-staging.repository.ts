@@ -1,6 +1,5 @@
-import type { PositionStateRecord, WalletStateRecord } from '../../../exchange/src/index.js';
-import { copyChunks, copyLines, copyNullable, copyText } from '../facts/copy-text.js';
-import type { SqlRunner } from '../facts/exchange-facts.types.js';
+import type { PositionStateRecord, WalletStateRecord } from '#exchange';
+import { type SqlRunner, copyChunks, copyLines, copyNullable, copyText } from '#database';
 
 /**
  * Loads one state update into temporary tables (dropped at commit) so that everything derived from

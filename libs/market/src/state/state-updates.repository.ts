@@ -1,4 +1,4 @@
-import type { SqlRunner } from '../facts/exchange-facts.types.js';
+import { type SqlRunner } from '#database';
 
 /** The record of applied updates and the single state-status row the status endpoint reads. */
 export class StateUpdatesRepository {

@@ -1,5 +1,5 @@
-import type { SqlRunner } from '../facts/exchange-facts.types.js';
 import { segmentCaseSql } from './segment-sql.js';
+import { type SqlRunner } from '#database';
 
 /**
  * What each wallet column is, from a row `v` of stage_wallet_values. Ratios are to perp equity and

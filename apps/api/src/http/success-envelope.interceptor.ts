@@ -1,0 +1,28 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
+import { map, type Observable } from 'rxjs';
+import { WithMessage } from '#market';
+
+export interface SuccessBody<T> {
+  status: 'success';
+  data: T;
+  message?: string;
+}
+
+function envelope<T>(result: T | WithMessage<T>): SuccessBody<T> {
+  return result instanceof WithMessage ? { status: 'success', data: result.data, message: result.message } : { status: 'success', data: result };
+}
+
+/** Wraps what a handler returns as `{status: "success", data}`, with `message` when it returned a WithMessage. */
+@Injectable()
+export class SuccessEnvelopeInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<SuccessBody<unknown>> {
+    return next.handle().pipe(map(envelope));
+  }
+}
+
+/**
+ * Marks a route whose body the contract (the API contract) does not define: its handler returns the data only and
+ * the body is `{status: "success", data, message?}`. Routes with a SPEC-defined body (segments' bare array)
+ * are not marked, and pay nothing: Nest runs no interceptor chain for a route without interceptors.
+ */
+export const SuccessEnvelope = () => UseInterceptors(SuccessEnvelopeInterceptor);

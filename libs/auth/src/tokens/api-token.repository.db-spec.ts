@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '#database';
+import { resetDatabase, useTestEnvironment } from '#testing';
+import { ApiTokenRepository } from './api-token.repository.js';
+
+const repository = new ApiTokenRepository();
+let dataSource: DataSource;
+let consumerId: number;
+
+beforeAll(async () => {
+  const config = useTestEnvironment();
+  await resetDatabase(config.DATABASE_URL);
+  dataSource = await new DataSource(dataSourceOptions(config.DATABASE_URL)).initialize();
+  [{ id: consumerId }] = await dataSource.query(`INSERT INTO consumers (name, plan) VALUES ('tokens', 'tier1') RETURNING id`);
+});
+afterAll(async () => {
+  await dataSource?.destroy();
+});
+
+describe('ApiTokenRepository', () => {
+  it('inserts a token and returns it as stored, times as Dates', async () => {
+    const id = randomUUID();
+    const expiresAt = new Date('2031-02-03T04:05:06.789Z');
+    const row = await repository.insert(dataSource, { id, consumerId, label: 'bot', expiresAt });
+    expect(row).toEqual({ id, consumerId, label: 'bot', createdAt: expect.any(Date), expiresAt, revokedAt: null });
+    const plain = await repository.insert(dataSource, { id: randomUUID(), consumerId, label: null, expiresAt: null });
+    expect(plain).toMatchObject({ label: null, expiresAt: null, revokedAt: null });
+  });
+
+  it('revokes a token once: a second revocation keeps the first time', async () => {
+    const id = randomUUID();
+    const inserted = await repository.insert(dataSource, { id, consumerId, label: null, expiresAt: null });
+    const first = await repository.revoke(dataSource, id);
+    expect(first).toEqual({ ...inserted, revokedAt: expect.any(Date) });
+    await sleep(20);
+    // Inside a transaction as well: the runner is an EntityManager there.
+    const second = await dataSource.transaction((q) => repository.revoke(q, id));
+    expect(second).toEqual(first);
+    const [stored] = await dataSource.query(`SELECT revoked_at FROM api_tokens WHERE id = $1`, [id]);
+    expect(stored.revoked_at).toEqual(first!.revokedAt);
+  });
+
+  it('revokes nothing for an unknown id or one that is not a uuid', async () => {
+    expect(await repository.revoke(dataSource, '00000000-0000-4000-8000-000000000000')).toBeNull();
+    expect(await repository.revoke(dataSource, 'not-a-token')).toBeNull();
+  });
+
+  it('lists exactly the revoked ids', async () => {
+    await dataSource.query(`TRUNCATE api_tokens`);
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    for (const id of ids) await repository.insert(dataSource, { id, consumerId, label: null, expiresAt: null });
+    expect(await repository.revokedIds(dataSource)).toEqual([]);
+    await repository.revoke(dataSource, ids[0]!);
+    await repository.revoke(dataSource, ids[2]!);
+    expect((await repository.revokedIds(dataSource)).sort()).toEqual([ids[0], ids[2]].sort());
+  });
+});
