@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { fillsIngestBenchmark } from './benchmarks/fills-ingest.bench.js';
+import { firstStartBenchmark } from './benchmarks/first-start.bench.js';
 import { orderSnapshotsBenchmark } from './benchmarks/order-snapshots.bench.js';
 import { segmentsBenchmark } from './benchmarks/segments.bench.js';
 import { stateUpdateBenchmark } from './benchmarks/state-update.bench.js';
@@ -11,6 +12,7 @@ const BENCHMARKS: Record<string, () => Promise<{ name: string; table: Array<Reco
   'state-update': stateUpdateBenchmark,
   'fills-ingest': fillsIngestBenchmark,
   'order-snapshots': orderSnapshotsBenchmark,
+  'first-start': firstStartBenchmark,
 };
 
 const wanted = process.argv.slice(2);

@@ -85,6 +85,30 @@ const row = (path: string, fills: number, phase: Phase) => ({
   'postgres CPU s': phase.postgresCpuSeconds.toFixed(1),
 });
 
+/**
+ * The ingest rate alone (no COPY comparison) of `fills` generated fills, on a database of its own: the
+ * figure other benchmarks print beside their own (first-start).
+ */
+export async function fillsIngestRate(fills: number): Promise<{ fills: number; seconds: number; fillsPerSecond: number }> {
+  const generated = cachedNodeFillsDirectory({ ...SETTINGS, fills }, progress);
+  const databaseUrl = `${DATABASE_URL}_rate`;
+  await recreateDatabase(databaseUrl);
+  await runMigrations(databaseUrl);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const dataSource = await new DataSource(dataSourceOptions(databaseUrl)).initialize();
+  try {
+    progress(`fills-ingest: ${generated.fills} fills through NodeDirectoryIngestion, ${BLOCKS_PER_STREAM} blocks per step`);
+    const ingested = await measure(client, () => ingest(dataSource, generated.dir, generated.fills));
+    if (ingested.result.stored !== generated.fills) throw new Error(`generated ${generated.fills} fills, the writer stored ${ingested.result.stored}`);
+    return { fills: generated.fills, seconds: round(ingested.phase.seconds, 2), fillsPerSecond: Math.round(generated.fills / ingested.phase.seconds) };
+  } finally {
+    await dataSource.destroy();
+    await client.end();
+    await dropDatabase(databaseUrl);
+  }
+}
+
 export async function fillsIngestBenchmark() {
   const generated = cachedNodeFillsDirectory(SETTINGS, progress);
   progress(`directory: ${generated.dir} (${generated.fills} fills in ${generated.blocks} blocks, ${generated.files} hourly files, ${(generated.bytes / 2 ** 20).toFixed(0)} MiB)`);

@@ -55,10 +55,11 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
       const chunk = await this.step(backfillEnd);
       if (chunk === undefined) continue;
       if (chunk === null) break;
-      bar.update((chunk.untilMs - from) / (backfillEnd - from), `${new Date(chunk.untilMs).toISOString().slice(0, 16)}Z, ${this.fills.toLocaleString('en')} fills`);
+      const fills = { done: this.fills, unit: 'fills' };
+      bar.update((chunk.untilMs - from) / (backfillEnd - from), `${new Date(chunk.untilMs).toISOString().slice(0, 16)}Z, ${this.fills.toLocaleString('en')} fills`, fills);
     }
     if (!this.running) return;
-    bar.done(`${new Date(backfillEnd).toISOString().slice(0, 16)}Z, ${this.fills.toLocaleString('en')} fills`);
+    bar.done(`${new Date(backfillEnd).toISOString().slice(0, 16)}Z, ${this.fills.toLocaleString('en')} fills`, { done: this.fills, unit: 'fills' });
     this.logger.write('info', 'simulator backfill done; running live', { speed: c.SIM_SPEED });
 
     const liveStartWall = Date.now();

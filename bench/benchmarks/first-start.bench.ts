@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { BENCH_DIR, dropDatabase, progress, recreateDatabase, stopServer } from '../support.js';
+import { fillsIngestRate } from './fills-ingest.bench.js';
+
+/**
+ * `npm run bench -- first-start`: what a new user waits for. `npm start`'s build output on an empty
+ * database and an empty simulator directory, with the default settings (7 days of backfill); measured:
+ * wall time until /health answers, and until the state status reaches the present (the update of the
+ * newest state-update boundary before the launch is processed), with the fills stored by then. Beside it, the fills-ingest
+ * rate (reader, parser and writer alone) of the same run: how much of the backfill's cost is the rest
+ * (generation, state updates, projections, order snapshots).
+ */
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tidewatch_bench_first_start';
+const BACKFILL_DAYS = process.env.BENCH_FIRST_START_DAYS ?? '7';
+const STATE_INTERVAL_MIN = 15;
+const PORT = '3917';
+const INGEST_FILLS = Number(process.env.BENCH_FIRST_START_INGEST_FILLS ?? 500_000);
+const GIVE_UP_MS = 45 * 60_000;
+const TARGET_SECONDS = 120;
+// `npm start`'s entry point in the build output (BENCH_DIR is dist/bench).
+const MAIN = join(BENCH_DIR, '..', 'apps', 'all-in-one', 'src', 'main.js');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function healthy(): Promise<boolean> {
+  try {
+    return (await fetch(`http://127.0.0.1:${PORT}/health`)).ok;
+  } catch {
+    return false;
+  }
+}
+
+export async function firstStartBenchmark() {
+  await recreateDatabase(DATABASE_URL);
+  const simDir = mkdtempSync(join(tmpdir(), 'tidewatch-bench-first-start-'));
+  const launchMs = Date.now();
+  const intervalMs = STATE_INTERVAL_MIN * 60_000;
+  // The update of the newest boundary before the launch: its state time is that of the boundary's last
+  // block, at or just before the boundary, and after the previous boundary.
+  const presentBoundary = Math.floor(launchMs / intervalMs) * intervalMs;
+  // Both cores, as `npm start` on a user's machine (npm run bench pins itself to one).
+  const child = spawn('taskset', ['-c', '0,1', process.execPath, MAIN], {
+    env: {
+      ...process.env,
+      DATABASE_URL,
+      PORT,
+      SIM_DATA_DIR: simDir,
+      SIM_BACKFILL_DAYS: BACKFILL_DAYS,
+      STATE_UPDATE_INTERVAL: String(STATE_INTERVAL_MIN),
+      REDIS_PREFIX: 'twbenchfirst',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let lastProgress = '';
+  let stderrTail: string[] = [];
+  child.stderr!.on('data', (chunk: Buffer) => {
+    const lines = chunk.toString().split(/[\r\n]/).filter((l) => l.trim() !== '');
+    stderrTail = [...stderrTail, ...lines].slice(-5);
+    const bar = lines.filter((l) => l.includes('backfill')).at(-1);
+    if (bar) lastProgress = bar.trim();
+  });
+  const db = new pg.Client({ connectionString: DATABASE_URL });
+  let healthSeconds: number | null = null;
+  let presentSeconds: number | null = null;
+  let fills = 0;
+  let stateUpdates = 0;
+  try {
+    await db.connect();
+    let reported = Date.now();
+    while (Date.now() - launchMs < GIVE_UP_MS) {
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${stderrTail.join('\n')}`);
+      if (healthSeconds === null && (await healthy())) healthSeconds = (Date.now() - launchMs) / 1000;
+      const status = await db
+        .query<{ t: Date | null }>(`SELECT processed_state_time AS t FROM state_status`)
+        .then((r) => r.rows[0]?.t ?? null, () => null);
+      if (status !== null && status.getTime() > presentBoundary - intervalMs) {
+        presentSeconds = (Date.now() - launchMs) / 1000;
+        break;
+      }
+      if (Date.now() - reported > 15_000) {
+        reported = Date.now();
+        progress(`${Math.round((reported - launchMs) / 1000)} s: state at ${status?.toISOString() ?? 'none yet'}; ${lastProgress}`);
+      }
+      await sleep(250);
+    }
+    if (presentSeconds === null) throw new Error(`the state status did not reach the present within ${GIVE_UP_MS / 60_000} minutes: ${lastProgress}`);
+    const counts = await db.query<{ fills: number; updates: number }>(`SELECT (SELECT count(*)::int FROM fills) AS fills, (SELECT count(*)::int FROM state_updates) AS updates`);
+    fills = counts.rows[0]!.fills;
+    stateUpdates = counts.rows[0]!.updates;
+  } finally {
+    await stopServer(child);
+    await db.end().catch(() => undefined);
+    rmSync(simDir, { recursive: true, force: true });
+    await dropDatabase(DATABASE_URL);
+  }
+
+  const ingest = await fillsIngestRate(INGEST_FILLS);
+  const backfillRate = Math.round(fills / presentSeconds);
+  return {
+    name: 'first-start',
+    settings: { backfillDays: Number(BACKFILL_DAYS), stateIntervalMinutes: STATE_INTERVAL_MIN, ingestFills: INGEST_FILLS },
+    healthSeconds,
+    presentSeconds,
+    fills,
+    stateUpdates,
+    backfillFillsPerSecond: backfillRate,
+    ingest,
+    target: { presentSeconds: TARGET_SECONDS, met: presentSeconds < TARGET_SECONDS },
+    table: [
+      { measure: 'empty database to /health answering', value: healthSeconds === null ? 'never' : `${healthSeconds.toFixed(1)} s` },
+      { measure: `empty database to the state status at the present (${BACKFILL_DAYS} days; target < ${TARGET_SECONDS} s)`, value: `${presentSeconds.toFixed(1)} s` },
+      { measure: 'fills and state updates stored by then', value: `${fills} fills, ${stateUpdates} state updates` },
+      { measure: 'backfill fills/s (fills / time to the present)', value: backfillRate },
+      { measure: `fills-ingest alone, same run (${ingest.fills} fills: reader, parser, writer)`, value: `${ingest.fillsPerSecond} fills/s` },
+      { measure: 'backfill / fills-ingest', value: (backfillRate / ingest.fillsPerSecond).toFixed(3) },
+    ],
+  };
+}
