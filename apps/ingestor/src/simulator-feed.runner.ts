@@ -39,7 +39,7 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
     const reached = await this.simulation.open(
       {
         dataDir: c.SIM_DATA_DIR,
-        settings: { seed: c.SIM_SEED, wallets: c.SIM_WALLETS, markets: c.SIM_MARKETS, eventsPerSecond: c.SIM_EVENTS_PER_SECOND },
+        settings: { seed: c.SIM_SEED, wallets: c.SIM_WALLETS, markets: c.SIM_MARKETS, eventsPerSecond: c.SIM_EVENTS_PER_SECOND, bookOrders: c.SIM_BOOK_ORDERS },
         backfillDays: c.SIM_BACKFILL_DAYS,
         stateIntervalMs: c.STATE_UPDATE_INTERVAL * 60_000,
       },

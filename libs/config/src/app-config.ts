@@ -90,6 +90,16 @@ export class AppConfig {
   @Min(1)
   SIM_EVENTS_PER_SECOND = 1;
 
+  /**
+   * Open limit orders the simulated book holds (makers' quote ladders and users' GTC/ALO orders; trigger
+   * orders come on top). 350000 is a book the size of Hyperliquid's, for benchmarks.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(1_000_000)
+  SIM_BOOK_ORDERS = 5_000;
+
   /** Exchange time between state updates, in minutes. */
   @Transform(toInt)
   @IsInt()

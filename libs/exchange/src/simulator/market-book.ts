@@ -29,6 +29,7 @@ export const MARKET_CATALOGUE: readonly MarketSpec[] = [
 
 export class Market {
   ticks: number;
+  private pxCache: { ticks: number; px: Big } | null = null;
   /** Hourly funding rate, a random walk of its own; a decimal string with 10 places like hl-node's. */
   fundingRateUnits = 0;
 
@@ -41,7 +42,9 @@ export class Market {
   }
 
   get px(): Big {
-    return unitsToBig(this.ticks, this.spec.pxDecimals);
+    // Read for every position of a wallet whenever its equity is; the price moves once per block.
+    if (this.pxCache?.ticks !== this.ticks) this.pxCache = { ticks: this.ticks, px: unitsToBig(this.ticks, this.spec.pxDecimals) };
+    return this.pxCache.px;
   }
 
   /** Price as a float: for sizing decisions only, never written. */
@@ -66,14 +69,16 @@ export class Market {
 
 export class MarketBook {
   readonly markets: Market[];
+  private readonly byCoin: Map<string, Market>;
 
   constructor(count: number) {
     if (count < 1 || count > MARKET_CATALOGUE.length) throw new Error(`markets must be 1 to ${MARKET_CATALOGUE.length}`);
     this.markets = MARKET_CATALOGUE.slice(0, count).map((spec) => new Market(spec));
+    this.byCoin = new Map(this.markets.map((m) => [m.coin, m]));
   }
 
   get(coin: string): Market {
-    const market = this.markets.find((m) => m.coin === coin);
+    const market = this.byCoin.get(coin);
     if (!market) throw new Error(`unknown market ${coin}`);
     return market;
   }

@@ -1,7 +1,9 @@
+import type { Side } from '../parse/wire-reader.js';
+
 /** The wire shape of an order inside a `node_order_statuses_by_block` event, keys in hl-node's order. */
 export interface WireOrder {
   coin: string;
-  side: 'A' | 'B';
+  side: Side;
   limitPx: string;
   sz: string;
   oid: number;

@@ -1,3 +1,6 @@
+/** [low, high, weight] ranges: one is drawn by weight (the weights add up to 1), then a value uniformly inside it. */
+export type Ranges = readonly (readonly [low: number, high: number, weight: number])[];
+
 /**
  * mulberry32: a tiny 32-bit PRNG. The simulator must be byte-for-byte reproducible from its seed, so
  * nothing here may touch Math.random or transcendental functions whose last bit could vary by platform.
@@ -35,6 +38,17 @@ export class SeededRandom {
   pick<T>(items: readonly T[]): T {
     if (items.length === 0) throw new Error('pick from an empty list');
     return items[Math.floor(this.next() * items.length)]!;
+  }
+
+  /** A skewed draw without log or exp (whose last bit may differ between platforms): see `Ranges`. */
+  inRanges(ranges: Ranges): number {
+    let r = this.next();
+    for (const [low, high, weight] of ranges) {
+      if (r < weight) return this.between(low, high);
+      r -= weight;
+    }
+    const [low, high] = ranges.at(-1)!;
+    return this.between(low, high);
   }
 
   /** Roughly standard normal (Irwin-Hall of four uniforms): only + and *, so exactly reproducible. */

@@ -4,12 +4,20 @@ import { compareHourlyFiles, listHourlyFiles, parseHourlyName } from '../node-fe
 import { NODE_STREAMS, type NodeStream } from '../node/node-block.types.js';
 import { writeHlNodeLines } from './hl-node-writer.js';
 import { HyperliquidSimulator } from './simulator.js';
-import type { SimulatorSettings } from './simulator.types.js';
+import { DEFAULT_BOOK_ORDERS, type SimulatorSettings } from './simulator.types.js';
 
 const MANIFEST = 'simulator.json';
+/**
+ * Version of what the simulator writes for given settings. A change that makes the same settings give
+ * other lines bumps it, so a directory written before is refused instead of continued with lines that
+ * do not follow its own. 2: resting order books (makers' ladders, users' limit orders).
+ */
+export const SIMULATOR_FORMAT = 2;
 
 /** What a simulator directory was made with, and how far its lines go. */
 interface Manifest {
+  /** Absent in directories written before formats were recorded (format 1). */
+  format?: number;
   settings: SimulatorSettings;
   /** Every block up to this exchange time (epoch ms) is in the files. */
   writtenUntilMs: number;
@@ -37,13 +45,21 @@ export class SimulatorDirectory {
    */
   static async open(
     dir: string,
-    settings: SimulatorSettings,
+    requested: SimulatorSettings,
     onReplay?: (doneMs: number, totalMs: number) => void,
     { discardExisting = false }: { discardExisting?: boolean } = {},
   ): Promise<SimulatorDirectory> {
     if (discardExisting) await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
+    // The default is recorded as a value, so a directory made with it is refused if the default changes.
+    const settings: SimulatorSettings = { ...requested, bookOrders: requested.bookOrders ?? DEFAULT_BOOK_ORDERS };
     const stored = await readManifest(dir);
+    if (stored && (stored.format ?? 1) !== SIMULATOR_FORMAT) {
+      throw new SimulatorSettingsChangedError(
+        `${dir} holds a simulation written by simulator format ${stored.format ?? 1}; this simulator writes format ${SIMULATOR_FORMAT}, ` +
+          'whose lines would not continue it: delete the directory and the database to start a new one',
+      );
+    }
     if (stored) {
       const { startTimeMs: _ignored, ...wanted } = settings;
       const { startTimeMs: storedStart, ...had } = stored.settings;
@@ -64,7 +80,7 @@ export class SimulatorDirectory {
       }
       return new SimulatorDirectory(dir, simulator, stored);
     }
-    const manifest: Manifest = { settings, writtenUntilMs: settings.startTimeMs };
+    const manifest: Manifest = { format: SIMULATOR_FORMAT, settings, writtenUntilMs: settings.startTimeMs };
     await writeManifest(dir, manifest);
     return new SimulatorDirectory(dir, new HyperliquidSimulator(settings), manifest);
   }

@@ -1,42 +1,40 @@
 import Big from 'big.js';
 import { BlockDraft } from './block-draft.js';
+import { ladderLevels, MarketMakers } from './market-maker.js';
 import { MarketBook, type Market } from './market-book.js';
-import { orderStatusEvent, withRemaining, type WireBuilder, type WireOrder } from './order-event.js';
-import { SeededRandom } from './seeded-random.js';
-import type { SimLine, SimulatorSettings } from './simulator.types.js';
+import { leftOf, OrderDesk } from './order-desk.js';
+import type { WireBuilder, WireOrder } from './order-event.js';
+import type { Side } from './side.js';
+import { OrderMatcher } from './order-matching.js';
+import { RestingBooks } from './resting-book.js';
+import { SeededRandom, type Ranges } from './seeded-random.js';
+import { DEFAULT_BOOK_ORDERS, type SimLine, type SimulatorSettings } from './simulator.types.js';
+import { BUILDER_FEE_TENTHS_BP, TradeWriter } from './trade-writer.js';
+import { UserLimitOrders } from './user-limit-orders.js';
 import { WalletBook, type Wallet, type WalletSnapshot } from './wallet-book.js';
 import { hlDecimal, nodeTime, unitsToBig, unitsToDecimal, ZERO_HASH } from './wire-format.js';
 
-const TAKER_FEE = new Big('0.00045');
-const MAKER_REBATE = new Big('0.00002');
-const BUILDER_FEE = new Big('0.0001');
-const BUILDER_FEE_TENTHS_BP = 10;
 const TWAP_SLICE_MS = 30_000;
 const HOUR_MS = 3_600_000;
 // Fixed rotation rather than a draw, so any run with a handful of TWAPs shows every ending.
 const TWAP_ENDINGS = ['finished', 'terminated', 'finished', 'error', 'finished', 'terminated', 'error'] as const;
 const TRIGGER_TYPES = ['Stop Market', 'Stop Limit', 'Take Profit Market', 'Take Profit Limit'] as const;
 
-type Side = 'A' | 'B';
-const opposite = (side: Side): Side => (side === 'A' ? 'B' : 'A');
+/**
+ * USD the in-block maker quote at the touch offers a market order before the resting orders behind it
+ * are swept: [low, high, weight] ranges, so large orders walk into the makers' ladders and users' orders.
+ */
+const TOUCH_NOTIONAL: Ranges = [
+  [25_000, 100_000, 0.3],
+  [100_000, 500_000, 0.4],
+  [500_000, 3_000_000, 0.3],
+];
 
-interface TradeRequest {
-  taker: Wallet;
-  maker: Wallet;
-  market: Market;
-  /** The taker's side. */
-  side: Side;
-  units: number;
-  pxTicks: number;
-  hash: string;
-  takerOid: number;
-  makerOid: number;
-  twapId: number | null;
-  builder: string | null;
-  takerCloid: string | null;
-  makerCloid: string | null;
-  liquidation: { liquidatedUser: string; markPx: string; method: string } | null;
-}
+/** USD a taker takes at most from the resting orders behind the touch: mostly part of the nearest level. */
+const SWEEP_NOTIONAL: Ranges = [
+  [500, 10_000, 0.6],
+  [10_000, 60_000, 0.4],
+];
 
 interface ActiveTwap {
   id: number;
@@ -61,6 +59,7 @@ interface PendingTrigger {
   market: Market;
   order: WireOrder;
   units: number;
+  limitTicks: number;
   above: boolean;
   triggerTicks: number;
   expiresMs: number;
@@ -82,8 +81,12 @@ export class HyperliquidSimulator {
   private clockMs: number;
   private pendingDtMs: number | null = null;
   private blockNumber = 800_000_000;
-  private oid = 300_000_000_000;
-  private tid = 100_000_000_000_000;
+  private readonly desk: OrderDesk;
+  private readonly trades: TradeWriter;
+  private readonly books = new RestingBooks();
+  private readonly matcher: OrderMatcher;
+  private readonly marketMakers: MarketMakers;
+  private readonly userOrders: UserLimitOrders;
   private twapId = 1_000_000;
   private nonce = 0;
   private readonly twaps: ActiveTwap[] = [];
@@ -93,6 +96,8 @@ export class HyperliquidSimulator {
     if (!Number.isSafeInteger(settings.startTimeMs) || settings.startTimeMs < 0) throw new Error('startTimeMs must be epoch ms');
     if (settings.wallets < 2) throw new Error('wallets must be 2 or more');
     if (!(settings.eventsPerSecond > 0)) throw new Error('eventsPerSecond must be positive');
+    const bookOrders = settings.bookOrders ?? DEFAULT_BOOK_ORDERS;
+    if (!Number.isSafeInteger(bookOrders) || bookOrders < 0) throw new Error('bookOrders must be a whole number, 0 or more');
     this.random = new SeededRandom(settings.seed);
     this.volatility = settings.hourlyVolatility ?? 0.02;
     this.clockMs = settings.startTimeMs;
@@ -100,6 +105,15 @@ export class HyperliquidSimulator {
     this.wallets = new WalletBook(settings.wallets, settings.makers ?? 3, this.random, this.markets);
     this.builders = [0, 1, 2].map(() => `0x${this.random.hex(40)}`);
     this.validators = [0, 1, 2].map(() => `0x${this.random.hex(40)}`);
+    const clock = () => this.clockMs;
+    this.desk = new OrderDesk(this.random, clock);
+    this.trades = new TradeWriter(this.random, this.wallets, clock);
+    this.matcher = new OrderMatcher(this.books, this.trades, this.desk, this.wallets.makers, this.random);
+    const levels = ladderLevels(bookOrders, this.wallets.makers.length * this.markets.markets.length * 2);
+    this.marketMakers = new MarketMakers(this.wallets.makers, this.markets.markets, this.books, this.desk, this.random, levels);
+    const userTarget = Math.max(0, bookOrders - levels * this.wallets.makers.length * this.markets.markets.length * 2);
+    const parties = { traders: this.wallets.traders, makers: this.wallets.makers, markets: this.markets.markets, builders: this.builders };
+    this.userOrders = new UserLimitOrders(userTarget, parties, this.books, this.desk, this.matcher, this.random, clock);
   }
 
   /** Number of the last block written (before the first block, the one before it). */
@@ -131,6 +145,12 @@ export class HyperliquidSimulator {
     return this.wallets.wallets.map((w) => this.wallets.snapshot(w));
   }
 
+  /** Every order open now: resting limit orders and untriggered trigger orders, with the size left. */
+  openOrders(): { address: string; oid: number; coin: string; orderType: string; sz: string }[] {
+    const open = [...this.books.orders(), ...this.triggers.map((t) => ({ owner: t.wallet, wire: t.order, market: t.market, units: t.units }))];
+    return open.map((o) => ({ address: o.owner.address, oid: o.wire.oid, coin: o.wire.coin, orderType: o.wire.orderType, sz: unitsToDecimal(o.units, o.market.spec.szDecimals) }));
+  }
+
   /** Current mark price of each market. */
   marketPrices(): { coin: string; px: string }[] {
     return this.markets.markets.map((m) => ({ coin: m.coin, px: m.pxText() }));
@@ -145,6 +165,9 @@ export class HyperliquidSimulator {
     const draft = new BlockDraft(this.blockNumber, this.clockMs, time, local);
 
     this.markets.step(this.random, dt, this.volatility);
+    // Makers pull the quotes the price came at before anything trades in the block.
+    this.marketMakers.requote(draft);
+    this.userOrders.maintain(draft);
     if (Math.floor(previous / HOUR_MS) !== Math.floor(this.clockMs / HOUR_MS)) this.funding(draft);
     this.fireTriggers(draft);
     this.liquidate(draft);
@@ -173,11 +196,7 @@ export class HyperliquidSimulator {
   // ---- trading -------------------------------------------------------------------------------
 
   private hash(): string {
-    return `0x${this.random.hex(64)}`;
-  }
-
-  private cloid(probability: number): string | null {
-    return this.random.chance(probability) ? `0x${this.random.hex(32)}` : null;
+    return this.desk.hash();
   }
 
   private nextNonce(): number {
@@ -189,71 +208,6 @@ export class HyperliquidSimulator {
   private positionUnits(wallet: Wallet, market: Market): number {
     const position = wallet.positions.get(market.coin);
     return position ? position.szi.times(new Big(10).pow(market.spec.szDecimals)).toNumber() : 0;
-  }
-
-  /** Both fills of one trade, sharing a tid; positions and cash move with them. */
-  private trade(d: BlockDraft, t: TradeRequest): void {
-    const { market } = t;
-    const px = unitsToBig(t.pxTicks, market.spec.pxDecimals);
-    const sz = unitsToBig(t.units, market.spec.szDecimals);
-    const notional = px.times(sz);
-    const builderFee = t.builder === null ? null : notional.times(BUILDER_FEE).round(6, Big.roundUp);
-    const takerFee = notional.times(TAKER_FEE).round(6, Big.roundHalfUp).plus(builderFee ?? 0);
-    const makerFee = notional.times(MAKER_REBATE).round(6, Big.roundHalfUp).neg();
-    const tid = (this.tid += this.random.int(1, 5000));
-    const sides: [Wallet, Side, boolean, number, Big, string | null][] = [
-      [t.taker, t.side, true, t.takerOid, takerFee, t.takerCloid],
-      [t.maker, opposite(t.side), false, t.makerOid, makerFee, t.makerCloid],
-    ];
-    for (const [wallet, side, crossed, oid, fee, cloid] of sides) {
-      const effect = this.wallets.applyFill(wallet, market.coin, side, px, sz, fee);
-      const fill: Record<string, unknown> = {
-        coin: market.coin,
-        px: market.pxText(t.pxTicks),
-        sz: unitsToDecimal(t.units, market.spec.szDecimals),
-        side,
-        time: this.clockMs,
-        startPosition: effect.startPosition,
-        dir: effect.dir,
-        closedPnl: effect.closedPnl,
-        hash: t.hash,
-        oid,
-        crossed,
-        fee: hlDecimal(fee, 6),
-        tid,
-      };
-      if (cloid !== null) fill['cloid'] = cloid;
-      if (t.liquidation !== null) fill['liquidation'] = t.liquidation;
-      fill['feeToken'] = 'USDC';
-      fill['twapId'] = crossed ? t.twapId : null;
-      if (crossed && t.builder !== null && builderFee !== null) {
-        fill['builder'] = t.builder;
-        fill['builderFee'] = hlDecimal(builderFee, 6);
-      }
-      d.add('node_fills_by_block', [wallet.address, fill]);
-    }
-  }
-
-  private limitOrder(market: Market, side: Side, limitTicks: number, units: number, tif: WireOrder['tif'], cloid: string | null): WireOrder {
-    const sz = unitsToDecimal(units, market.spec.szDecimals);
-    return {
-      coin: market.coin,
-      side,
-      limitPx: market.pxText(limitTicks),
-      sz,
-      oid: ++this.oid,
-      timestamp: this.clockMs,
-      triggerCondition: 'N/A',
-      isTrigger: false,
-      triggerPx: '0.0',
-      children: [],
-      isPositionTpsl: false,
-      reduceOnly: false,
-      orderType: 'Limit',
-      origSz: sz,
-      tif,
-      cloid,
-    };
   }
 
   /** How many units a taker trade would be, or 0: reduce or flip an open position, or open within the wallet's leverage. */
@@ -271,46 +225,26 @@ export class HyperliquidSimulator {
     return { side: this.random.chance(0.5) ? 'B' : 'A', units: market.unitsFor(notional) };
   }
 
+  /** Units of a notional drawn from `ranges`, at least one. */
+  private unitsIn(market: Market, ranges: Ranges): number {
+    return Math.max(1, market.unitsFor(this.random.inRanges(ranges)));
+  }
+
+  /** A market order: an IOC at 1 % through the mid, filled whole against the touch and the books behind it. */
   private marketTrade(d: BlockDraft, taker: Wallet, market: Market): void {
     const { side, units } = this.takerSize(taker, market);
     if (units <= 0) return;
-    const maker = this.random.pick(this.wallets.makers);
     const slip = this.random.int(0, 2);
-    const pxTicks = Math.max(1, side === 'B' ? market.ticks + slip : market.ticks - slip);
+    const touchTicks = Math.max(1, side === 'B' ? market.ticks + slip : market.ticks - slip);
     const builder = this.random.chance(0.2) ? this.random.pick(this.builders) : null;
     const wireBuilder = builder === null ? null : { b: builder, f: BUILDER_FEE_TENTHS_BP };
-    const hash = this.hash();
-
-    // The maker's resting order is sometimes bigger than the trade: the rest is canceled afterwards, so
-    // the canceled status shows a reduced sz with the original origSz.
-    const makerUnits = this.random.chance(0.3) ? units + this.random.int(1, units) : units;
-    const makerOrder = this.limitOrder(market, opposite(side), pxTicks, makerUnits, 'Alo', this.cloid(0.5));
-    const takerOrder = this.limitOrder(market, side, market.ticksAt(side === 'B' ? 0.01 : -0.01), units, 'Ioc', this.cloid(0.3));
-    d.add('node_order_statuses_by_block', orderStatusEvent(d.time, maker.address, this.hash(), null, 'open', makerOrder));
-    this.trade(d, {
-      taker,
-      maker,
-      market,
-      side,
-      units,
-      pxTicks,
-      hash,
-      takerOid: takerOrder.oid,
-      makerOid: makerOrder.oid,
-      twapId: null,
-      builder,
-      takerCloid: takerOrder.cloid,
-      makerCloid: makerOrder.cloid,
-      liquidation: null,
+    const limitTicks = market.ticksAt(side === 'B' ? 0.01 : -0.01);
+    const order = this.desk.limitOrder(market, side, limitTicks, units, 'Ioc', this.desk.cloid(0.3));
+    this.matcher.take(d, {
+      taker, market, side, units, oid: order.oid, cloid: order.cloid, limitTicks, touchTicks,
+      touchUnits: this.unitsIn(market, TOUCH_NOTIONAL), sweepUnits: this.unitsIn(market, SWEEP_NOTIONAL), hash: this.hash(), twapId: null, builder,
     });
-    const zero = unitsToDecimal(0, market.spec.szDecimals);
-    d.add('node_order_statuses_by_block', orderStatusEvent(d.time, taker.address, null, wireBuilder, 'filled', withRemaining(takerOrder, zero)));
-    if (makerUnits === units) {
-      d.add('node_order_statuses_by_block', orderStatusEvent(d.time, maker.address, null, null, 'filled', withRemaining(makerOrder, zero)));
-    } else {
-      const rest = unitsToDecimal(makerUnits - units, market.spec.szDecimals);
-      d.add('node_order_statuses_by_block', orderStatusEvent(d.time, maker.address, this.hash(), null, 'canceled', withRemaining(makerOrder, rest)));
-    }
+    this.desk.status(d, taker, null, wireBuilder, 'filled', leftOf(order, market, 0));
   }
 
   /** An order far beyond the wallet's margin: hl-node reports it with a rejection status and no fill. */
@@ -318,8 +252,8 @@ export class HyperliquidSimulator {
     const equity = Math.max(1000, this.wallets.equity(wallet).toNumber());
     const units = Math.max(1, market.unitsFor(equity * 60));
     const side: Side = this.random.chance(0.5) ? 'B' : 'A';
-    const order = this.limitOrder(market, side, market.ticksAt(side === 'B' ? 0.001 : -0.001), units, 'Gtc', this.cloid(0.3));
-    d.add('node_order_statuses_by_block', orderStatusEvent(d.time, wallet.address, null, null, 'perpMarginRejected', order));
+    const order = this.desk.limitOrder(market, side, market.ticksAt(side === 'B' ? 0.001 : -0.001), units, 'Gtc', this.desk.cloid(0.3));
+    this.desk.status(d, wallet, null, null, 'perpMarginRejected', order);
   }
 
   private placeTrigger(d: BlockDraft, wallet: Wallet): void {
@@ -340,7 +274,7 @@ export class HyperliquidSimulator {
     const limitTicks = Math.max(1, Math.round(triggerTicks * (side === 'B' ? 1 + slippage : 1 - slippage)));
     const size = this.random.chance(0.5) ? units : Math.max(1, Math.floor(units / 2));
     const triggerPx = market.pxText(triggerTicks);
-    const base = this.limitOrder(market, side, limitTicks, size, null, this.cloid(0.3));
+    const base = this.desk.limitOrder(market, side, limitTicks, size, null, this.desk.cloid(0.3));
     const order: WireOrder = {
       ...base,
       triggerCondition: `Price ${above ? 'above' : 'below'} ${triggerPx}`,
@@ -351,8 +285,8 @@ export class HyperliquidSimulator {
     };
     const builder = this.random.chance(0.2) ? { b: this.random.pick(this.builders), f: BUILDER_FEE_TENTHS_BP } : null;
     const expiresMs = this.clockMs + this.random.int(30 * 60_000, 3 * HOUR_MS);
-    this.triggers.push({ wallet, market, order, units: size, above, triggerTicks, expiresMs, builder });
-    d.add('node_order_statuses_by_block', orderStatusEvent(d.time, wallet.address, this.hash(), builder, 'open', order));
+    this.triggers.push({ wallet, market, order, units: size, limitTicks, above, triggerTicks, expiresMs, builder });
+    this.desk.status(d, wallet, this.hash(), builder, 'open', order);
   }
 
   private fireTriggers(d: BlockDraft): void {
@@ -366,36 +300,23 @@ export class HyperliquidSimulator {
       this.triggers.splice(i, 1);
       const { wallet, market, order, builder } = t;
       if (!reached) {
-        d.add('node_order_statuses_by_block', orderStatusEvent(d.time, wallet.address, this.hash(), builder, 'canceled', order));
+        this.desk.status(d, wallet, this.hash(), builder, 'canceled', order);
         continue;
       }
-      d.add('node_order_statuses_by_block', orderStatusEvent(d.time, wallet.address, null, builder, 'triggered', order));
-      // Reduce-only: it can only shrink what is still open on the closing side.
+      this.desk.status(d, wallet, null, builder, 'triggered', order);
+      // Reduce-only: it can only shrink what is still open on the closing side; the rest is canceled.
       const held = this.positionUnits(wallet, market);
       const reducible = order.side === 'A' ? Math.max(0, held) : Math.max(0, -held);
       const units = Math.min(t.units, reducible);
-      if (units === 0) {
-        d.add('node_order_statuses_by_block', orderStatusEvent(d.time, wallet.address, null, builder, 'canceled', order));
-        continue;
+      if (units > 0) {
+        this.matcher.take(d, {
+          taker: wallet, market, side: order.side, units, oid: order.oid, cloid: order.cloid, limitTicks: t.limitTicks,
+          touchTicks: market.ticks, touchUnits: this.unitsIn(market, TOUCH_NOTIONAL), sweepUnits: this.unitsIn(market, SWEEP_NOTIONAL),
+          hash: this.hash(), twapId: null, builder: builder?.b ?? null,
+        });
       }
-      this.trade(d, {
-        taker: wallet,
-        maker: this.random.pick(this.wallets.makers),
-        market,
-        side: order.side,
-        units,
-        pxTicks: market.ticks,
-        hash: this.hash(),
-        takerOid: order.oid,
-        makerOid: ++this.oid,
-        twapId: null,
-        builder: builder?.b ?? null,
-        takerCloid: order.cloid,
-        makerCloid: null,
-        liquidation: null,
-      });
-      const zero = unitsToDecimal(0, market.spec.szDecimals);
-      d.add('node_order_statuses_by_block', orderStatusEvent(d.time, wallet.address, null, builder, 'filled', withRemaining(order, zero)));
+      const status = units === t.units ? 'filled' : 'reduceOnlyCanceled';
+      this.desk.status(d, wallet, null, builder, status, leftOf(order, market, t.units - units));
     }
   }
 
@@ -419,20 +340,17 @@ export class HyperliquidSimulator {
         const accountValue = hlDecimal(this.wallets.equity(victim), 6);
         const szi = hlDecimal(victim.positions.get(market.coin)!.szi, market.spec.szDecimals);
         const ntl = hlDecimal(unitsToBig(Math.abs(held), market.spec.szDecimals).times(market.px), 6);
-        this.trade(d, {
+        this.matcher.quoted(d, liquidator, {
           taker: victim,
-          maker: liquidator,
           market,
           side: held > 0 ? 'A' : 'B',
           units: Math.abs(held),
           pxTicks: market.ticks,
           hash: this.hash(),
-          takerOid: ++this.oid,
-          makerOid: ++this.oid,
+          takerOid: this.desk.nextOid(),
           twapId: null,
           builder: null,
           takerCloid: null,
-          makerCloid: null,
           liquidation: { liquidatedUser: victim.address, markPx, method: 'market' },
         });
         d.add('misc_events_by_block', this.miscEvent(d, {
@@ -499,27 +417,27 @@ export class HyperliquidSimulator {
         i++;
         continue;
       }
-      const pxTicks = Math.max(1, t.market.ticks + (t.side === 'B' ? 1 : -1));
-      this.trade(d, {
+      // A slice is a market order into the book: the resting orders nearest the mid take it.
+      const executions = this.matcher.take(d, {
         taker: t.owner,
-        maker: this.random.pick(this.wallets.makers),
         market: t.market,
         side: t.side,
         units: t.sliceUnits,
-        pxTicks,
+        oid: this.desk.nextOid(),
+        cloid: null,
+        limitTicks: t.market.ticksAt(t.side === 'B' ? 0.01 : -0.01),
+        touchTicks: Math.max(1, t.market.ticks + (t.side === 'B' ? 1 : -1)),
+        touchUnits: 0,
+        sweepUnits: t.sliceUnits,
         // TWAP slices carry the all-zero hash on both sides, as hl-node writes them.
         hash: ZERO_HASH,
-        takerOid: ++this.oid,
-        makerOid: ++this.oid,
         twapId: t.id,
         builder: null,
-        takerCloid: null,
-        makerCloid: this.cloid(0.5),
-        liquidation: null,
       });
       t.slicesDone++;
       t.executedUnits += t.sliceUnits;
-      t.executedNtl = t.executedNtl.plus(unitsToBig(pxTicks, t.market.spec.pxDecimals).times(unitsToBig(t.sliceUnits, t.market.spec.szDecimals)));
+      const { pxDecimals, szDecimals } = t.market.spec;
+      for (const e of executions) t.executedNtl = t.executedNtl.plus(unitsToBig(e.pxTicks, pxDecimals).times(unitsToBig(e.units, szDecimals)));
       t.nextSliceMs += TWAP_SLICE_MS;
       if (t.slicesDone < t.stopAfter) {
         i++;

@@ -14,7 +14,14 @@ export interface SimulatorSettings {
   hourlyVolatility?: number;
   /** Market-maker wallets; defaults to 3. */
   makers?: number;
+  /**
+   * Open orders the book holds (makers' quote ladders and users' limit orders; trigger orders come on
+   * top); defaults to DEFAULT_BOOK_ORDERS.
+   */
+  bookOrders?: number;
 }
+
+export const DEFAULT_BOOK_ORDERS = 5_000;
 
 /** One hl-node `--batch-by-block` line, ready to be written to `<stream>/hourly/YYYYMMDD/H`. */
 export interface SimLine {

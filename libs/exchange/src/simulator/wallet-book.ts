@@ -14,6 +14,9 @@ export interface SimPosition {
   entryPx: Big;
   /** Funding received (+) or paid (-) since the position opened; a flip starts it again. */
   funding: Big;
+  /** |szi| and entryPx as floats, kept with them: for sizing and liquidation decisions only, never written. */
+  size: number;
+  entry: number;
 }
 
 export class Wallet {
@@ -139,7 +142,7 @@ export class WalletBook {
   /** Float notional at mark, for sizing decisions. */
   notional(wallet: Wallet): number {
     let total = 0;
-    for (const p of wallet.positions.values()) total += Math.abs(p.szi.toNumber()) * this.markets.get(p.coin).pxNumber;
+    for (const p of wallet.positions.values()) total += p.size * this.markets.get(p.coin).pxNumber;
     return total;
   }
 
@@ -150,7 +153,7 @@ export class WalletBook {
    */
   applyFill(wallet: Wallet, coin: string, side: 'A' | 'B', px: Big, sz: Big, fee: Big): FillEffect {
     const market = this.markets.get(coin);
-    const position = wallet.positions.get(coin) ?? { coin, szi: new Big(0), entryPx: new Big(0), funding: new Big(0) };
+    const position = wallet.positions.get(coin) ?? { coin, szi: new Big(0), entryPx: new Big(0), funding: new Big(0), size: 0, entry: 0 };
     const start = position.szi;
     const signed = side === 'B' ? sz : sz.neg();
     const end = start.plus(signed);
@@ -171,6 +174,8 @@ export class WalletBook {
       }
     }
     position.szi = end;
+    position.size = Math.abs(end.toNumber());
+    position.entry = position.entryPx.toNumber();
     wallet.closedPnl = wallet.closedPnl.plus(closed);
     wallet.fees = wallet.fees.plus(fee);
     wallet.cash = wallet.cash.plus(closed).minus(fee);
@@ -225,15 +230,14 @@ export class WalletBook {
     // Makers are the exchange's liquidity and the liquidator: they are never liquidated.
     if (wallet.profile.role === 'maker') return;
     let total = 0;
-    for (const p of wallet.positions.values()) total += Math.abs(p.szi.toNumber()) * p.entryPx.toNumber();
+    for (const p of wallet.positions.values()) total += p.size * p.entry;
     if (total === 0) return;
     const cash = wallet.cash.toNumber();
     for (const p of wallet.positions.values()) {
-      const size = Math.abs(p.szi.toNumber());
-      const entry = p.entryPx.toNumber();
+      const { size, entry } = p;
       const share = (cash * size * entry) / total;
       const cushion = (share - MAINTENANCE_MARGIN * size * entry) / size;
-      const px = p.szi.gt(0) ? entry - cushion : entry + cushion;
+      const px = p.szi.s > 0 ? entry - cushion : entry + cushion;
       if (px > 0) wallet.liquidationPx.set(p.coin, px);
     }
   }

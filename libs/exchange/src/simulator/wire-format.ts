@@ -13,13 +13,20 @@ export function hlDecimal(value: Big, dp: number): string {
   return text === '-0.0' ? '0.0' : text;
 }
 
-/** An integer count of units of 10^-dp as an exact decimal string (prices and sizes are generated as integers). */
+/**
+ * An integer count of units of 10^-dp as an exact decimal string written like `hlDecimal` (prices and
+ * sizes are generated as integers). Digits are placed by hand: this runs for every price and size written.
+ */
 export function unitsToDecimal(units: number, dp: number): string {
-  return hlDecimal(unitsToBig(units, dp), dp);
+  if (!Number.isSafeInteger(units)) throw new Error(`not a whole number of units: ${units}`);
+  const digits = String(Math.abs(units)).padStart(dp + 1, '0');
+  const whole = digits.slice(0, digits.length - dp);
+  const fraction = digits.slice(digits.length - dp).replace(/0+$/, '') || '0';
+  return `${units < 0 && (whole !== '0' || fraction !== '0') ? '-' : ''}${whole}.${fraction}`;
 }
 
 export function unitsToBig(units: number, dp: number): Big {
-  return new Big(units).times(new Big(`1e-${dp}`));
+  return new Big(unitsToDecimal(units, dp));
 }
 
 /**
