@@ -55,11 +55,10 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
       const chunk = await this.step(backfillEnd);
       if (chunk === undefined) continue;
       if (chunk === null) break;
-      const fills = { done: this.fills, unit: 'fills' };
-      bar.update((chunk.untilMs - from) / (backfillEnd - from), `${new Date(chunk.untilMs).toISOString().slice(0, 16)}Z, ${this.fills.toLocaleString('en')} fills`, fills);
+      bar.update((chunk.untilMs - from) / (backfillEnd - from), this.reached(chunk.untilMs), { done: this.fills, unit: 'fills' });
     }
     if (!this.running) return;
-    bar.done(`${new Date(backfillEnd).toISOString().slice(0, 16)}Z, ${this.fills.toLocaleString('en')} fills`, { done: this.fills, unit: 'fills' });
+    bar.done(this.reached(backfillEnd), { done: this.fills, unit: 'fills' });
     this.logger.write('info', 'simulator backfill done; running live', { speed: c.SIM_SPEED });
 
     const liveStartWall = Date.now();
@@ -68,6 +67,11 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
       const chunk = await this.step(target);
       if (chunk === null && this.running) await new Promise((resolve) => setTimeout(resolve, LIVE_TICK_MS));
     }
+  }
+
+  /** The progress detail: exchange time reached and fills so far. */
+  private reached(untilMs: number): string {
+    return `${new Date(untilMs).toISOString().slice(0, 16)}Z, ${this.fills.toLocaleString('en')} fills`;
   }
 
   /** One chunk; null when caught up with `untilMs`, undefined after a failure (retried from the stored checkpoints). */
