@@ -5,4 +5,5 @@ export * from './node-data-dir.factory.js';
 export * from './fact-blocks.factory.js';
 export * from './order-blocks.factory.js';
 export * from './fill-blocks.factory.js';
+export * from './market-state.factory.js';
 export * from './fake-hyperliquid.server.js';

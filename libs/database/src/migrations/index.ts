@@ -3,6 +3,7 @@ import { ExchangeFacts1763800000000 } from './1763800000000-exchange-facts.migra
 import { MarketState1764000000000 } from './1764000000000-market-state.migration.js';
 import { FillProjections1763950000000 } from './1763950000000-fill-projections.migration.js';
 import { OpenOrders1763900000000 } from './1763900000000-open-orders.migration.js';
+import { FillsByWalletMarket1764100000000 } from './1764100000000-fills-by-wallet-market.migration.js';
 
 /** In the order they run; a new migration is appended here. */
-export const MIGRATIONS = [Foundation1763700000000, ExchangeFacts1763800000000, MarketState1764000000000, FillProjections1763950000000, OpenOrders1763900000000];
+export const MIGRATIONS = [Foundation1763700000000, ExchangeFacts1763800000000, MarketState1764000000000, FillProjections1763950000000, OpenOrders1763900000000, FillsByWalletMarket1764100000000];

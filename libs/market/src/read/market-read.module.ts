@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { BuildersQueries } from './builders/builders.queries.js';
 import { BuildersService } from './builders/builders.service.js';
+import { CoinsQueries } from './coins/coins.queries.js';
+import { CoinsService } from './coins/coins.service.js';
 import { ClosedTradesQueries } from './closed-trades/closed-trades.queries.js';
 import { ClosedTradesService } from './closed-trades/closed-trades.service.js';
 import { OrderSnapshotsQueries } from './orders/order-snapshots.queries.js';
@@ -10,6 +12,8 @@ import { StateStatusQueries } from './state-status/state-status.queries.js';
 import { StateStatusService } from './state-status/state-status.service.js';
 
 const READ = [
+  CoinsQueries,
+  CoinsService,
   SegmentsService,
   StateStatusQueries,
   StateStatusService,

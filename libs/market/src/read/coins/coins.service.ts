@@ -1,0 +1,20 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { NotFoundError } from '#errors';
+import { CoinsQueries } from './coins.queries.js';
+
+/** Coins in paths are case-insensitive (`btc` is `BTC`, `XYZ:tsla` is `xyz:TSLA`); a market never seen is a 404. */
+@Injectable()
+export class CoinsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly queries: CoinsQueries,
+  ) {}
+
+  /** The stored spelling of `coin`; a NotFoundError naming it when no fill or position has that market. */
+  async resolve(coin: string): Promise<string> {
+    const known = await this.queries.canonical(this.dataSource, coin);
+    if (known === null) throw new NotFoundError(`Unknown coin: ${coin}`);
+    return known;
+  }
+}
