@@ -208,11 +208,32 @@ describe('HTTP contract', () => {
     expect(doc.openapi).toMatch(/^3\.\d+\.\d+$/);
     expect(doc.info).toMatchObject({ title: 'Tidewatch API', version: '1' });
     expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/external/segments', '/api/external/tidewatch/state/status', '/api/external/usage', '/health', '/metrics']);
-    for (const path of ['/api/external/segments', '/api/external/tidewatch/state/status', '/api/external/usage']) {
+    const external = [
+      '/api/external/coin/{coin}/open-positions/history',
+      '/api/external/exports/coins/{coin}/liquidation-heatmap',
+      '/api/external/exports/coins/{coin}/position-breakdown-by-size',
+      '/api/external/exports/total-wallets-equity-chart-data',
+      '/api/external/fills/liquidation',
+      '/api/external/position-metrics/coin/{coin}',
+      '/api/external/position-metrics/coin/{coin}/segment/{segment}',
+      '/api/external/position-metrics/general',
+      '/api/external/positions',
+      '/api/external/positions/heatmap',
+      '/api/external/positions/open/coin/{coin}',
+      '/api/external/segments',
+      '/api/external/segments/{segmentId}/summary',
+      '/api/external/tidewatch/state/status',
+      '/api/external/usage',
+      '/api/external/{segmentId}/assets/liquidation-risk',
+    ];
+    expect(Object.keys(doc.paths).sort()).toEqual([...external, '/exports/files/{kind}/{coin}/{file}', '/health', '/metrics']);
+    for (const path of external) {
       expect(doc.paths[path].get.security).toEqual([{ bearer: [] }]);
-      expect(Object.keys(doc.paths[path].get.responses).sort()).toEqual(['200', '400', '401', '429', '500']);
+      const answer = path.includes('/exports/') || path.startsWith('/api/external/positions/open/') ? '302' : '200';
+      expect(Object.keys(doc.paths[path].get.responses)).toEqual(expect.arrayContaining([answer, '400', '401', '429', '500']));
     }
+    // A signed download link is its own credential.
+    expect(doc.paths['/exports/files/{kind}/{coin}/{file}'].get.security).toBeUndefined();
     const segments = doc.paths['/api/external/segments'].get;
     expect(segments.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['query:orderBy', 'query:order', 'query:limit']);
     expect(segments.responses['200'].content['application/json'].schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/SegmentDto' } });

@@ -5,15 +5,24 @@ import { DatabaseModule } from '#database';
 import { MarketReadModule } from '#market';
 import { RuntimeModule } from '#runtime';
 import { RequestObserver } from './http/request-observer.js';
+import { PositionsHeatmapController } from './cohorts/positions-heatmap.controller.js';
+import { SegmentSummaryController } from './cohorts/segment-summary.controller.js';
+import { ExportFilesController } from './exports/export-files.controller.js';
+import { ExportsController } from './exports/exports.controller.js';
+import { LiquidationFillsController } from './liquidations/liquidation-fills.controller.js';
+import { LiquidationRiskController } from './liquidations/liquidation-risk.controller.js';
 import { HealthController } from './operations/health.controller.js';
 import { MetricsController } from './operations/metrics.controller.js';
+import { PositionMetricsController } from './position-metrics/position-metrics.controller.js';
+import { OpenPositionsHistoryController } from './positions/open-positions-history.controller.js';
+import { PositionsController } from './positions/positions.controller.js';
 import { SegmentsController } from './segments/segments.controller.js';
 import { StateStatusController } from './state-status/state-status.controller.js';
 import { UsageController } from './usage/usage.controller.js';
 
 @Module({
   imports: [RuntimeModule.forApp('api'), DatabaseModule, ApiAuthModule, MarketReadModule],
-  controllers: [SegmentsController, StateStatusController, UsageController, HealthController, MetricsController],
+  controllers: [LiquidationFillsController, LiquidationRiskController, ExportsController, ExportFilesController, SegmentsController, SegmentSummaryController, PositionsHeatmapController, PositionsController, OpenPositionsHistoryController, StateStatusController, PositionMetricsController, UsageController, HealthController, MetricsController],
   providers: [RequestObserver, { provide: APP_GUARD, useExisting: ApiAccessGuard }],
 })
 export class ApiModule {}

@@ -109,8 +109,13 @@ export class AppConfig {
   @Transform(toBool)
   WEBHOOK_ALLOW_LOOPBACK = false;
 
-  @IsIn(['local', 's3'])
-  EXPORT_STORE: 'local' | 's3' = 'local';
+  /** Where export downloads are kept: `local` (EXPORT_DIR, served by the api at signed paths). */
+  @IsIn(['local'], { message: 'EXPORT_STORE must be local (an S3-compatible store is not available yet)' })
+  EXPORT_STORE: 'local' = 'local';
+
+  /** The local export store's folder: one file per export and state update, reused until the next update. */
+  @IsString()
+  EXPORT_DIR = 'data/exports';
 
   @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info';

@@ -21,3 +21,6 @@ export class InvalidInputError extends DomainError {
 
 /** The request names something that does not exist (or belongs to another consumer): a 404. */
 export class NotFoundError extends DomainError {}
+
+/** The request carries a credential that does not grant it (an expired or altered signed link): a 403. */
+export class ForbiddenError extends DomainError {}

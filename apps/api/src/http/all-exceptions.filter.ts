@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QuotaExceededException } from '#auth';
-import { InvalidInputError, NotFoundError } from '#errors';
+import { ForbiddenError, InvalidInputError, NotFoundError } from '#errors';
 import { JsonLogger } from '#runtime';
 import { requestIdOf } from './request-observer.js';
 import { fieldErrorsBody, ValidationFailedException } from './validation-failed.exception.js';
@@ -35,6 +35,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     // A lib's domain errors (libs throw no HTTP exceptions): a bad value reads as a failed validation of its field.
     if (exception instanceof InvalidInputError) return [HttpStatus.BAD_REQUEST, fieldErrorsBody([{ field: exception.field, message: exception.message }])];
     if (exception instanceof NotFoundError) return [HttpStatus.NOT_FOUND, { status: 'error', message: exception.message }];
+    if (exception instanceof ForbiddenError) return [HttpStatus.FORBIDDEN, { status: 'error', message: exception.message }];
     if (exception instanceof HttpException && exception.getStatus() < 500) {
       const status = exception.getStatus();
       if (status === HttpStatus.UNAUTHORIZED) return [status, { status: 'error', message: 'Unauthorized' }];

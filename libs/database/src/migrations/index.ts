@@ -4,6 +4,10 @@ import { MarketState1764000000000 } from './1764000000000-market-state.migration
 import { FillProjections1763950000000 } from './1763950000000-fill-projections.migration.js';
 import { OpenOrders1763900000000 } from './1763900000000-open-orders.migration.js';
 import { FillsByWalletMarket1764100000000 } from './1764100000000-fills-by-wallet-market.migration.js';
+import { LiquidationFills1764200000000 } from './1764200000000-liquidation-fills.migration.js';
+import { PositionMetrics1764300000000 } from './1764300000000-position-metrics.migration.js';
+import { PositionsHistory1764400000000 } from './1764400000000-positions-history.migration.js';
+import { PositionSizeSnapshots1764500000000 } from './1764500000000-position-size-snapshots.migration.js';
 
 /** In the order they run; a new migration is appended here. */
-export const MIGRATIONS = [Foundation1763700000000, ExchangeFacts1763800000000, MarketState1764000000000, FillProjections1763950000000, OpenOrders1763900000000, FillsByWalletMarket1764100000000];
+export const MIGRATIONS = [Foundation1763700000000, ExchangeFacts1763800000000, MarketState1764000000000, FillProjections1763950000000, OpenOrders1763900000000, FillsByWalletMarket1764100000000, LiquidationFills1764200000000, PositionsHistory1764400000000, PositionSizeSnapshots1764500000000, PositionMetrics1764300000000];

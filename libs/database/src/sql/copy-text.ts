@@ -18,10 +18,13 @@ export const copyNullableText = (v: string | null): string => (v === null ? '\\N
 export const copyNullable = (v: string | number | null): string => (v === null ? '\\N' : String(v));
 export const copyBool = (v: boolean): string => (v ? 't' : 'f');
 
-/** The driver's connection under a transaction's EntityManager: COPY is not a query TypeORM can run. */
-async function driverConnection(q: SqlRunner): Promise<pg.ClientBase> {
+/**
+ * The driver's connection under a transaction's EntityManager, for what TypeORM cannot run: COPY, and
+ * queries streamed row by row.
+ */
+export async function driverConnection(q: SqlRunner): Promise<pg.ClientBase> {
   const runner = (q as { queryRunner?: { connect(): Promise<unknown> } }).queryRunner;
-  if (runner === undefined) throw new Error('COPY runs inside a transaction: pass its EntityManager');
+  if (runner === undefined) throw new Error('the driver connection is reached inside a transaction: pass its EntityManager');
   return (await runner.connect()) as pg.ClientBase;
 }
 

@@ -1,17 +1,44 @@
 import { Module } from '@nestjs/common';
+import { AppConfig } from '#config';
+import { ExportLinkSigner } from './exports/export-link.signer.js';
+import { ExportsQueries } from './exports/exports.queries.js';
+import { ExportsService } from './exports/exports.service.js';
+import { LocalDiskExportStore } from './exports/local-disk.export-store.js';
 import { BuildersQueries } from './builders/builders.queries.js';
 import { BuildersService } from './builders/builders.service.js';
 import { CoinsQueries } from './coins/coins.queries.js';
 import { CoinsService } from './coins/coins.service.js';
+import { LiquidationFillsQueries } from './liquidations/liquidation-fills.queries.js';
+import { LiquidationFillsService } from './liquidations/liquidation-fills.service.js';
+import { LiquidationRiskQueries } from './liquidations/liquidation-risk.queries.js';
+import { LiquidationRiskService } from './liquidations/liquidation-risk.service.js';
+import { PositionsHeatmapQueries } from './cohorts/positions-heatmap.queries.js';
+import { PositionsHeatmapService } from './cohorts/positions-heatmap.service.js';
+import { SegmentSummaryQueries } from './cohorts/segment-summary.queries.js';
+import { SegmentSummaryService } from './cohorts/segment-summary.service.js';
 import { ClosedTradesQueries } from './closed-trades/closed-trades.queries.js';
 import { ClosedTradesService } from './closed-trades/closed-trades.service.js';
 import { OrderSnapshotsQueries } from './orders/order-snapshots.queries.js';
 import { OrderSnapshotsService } from './orders/order-snapshots.service.js';
+import { CohortMetricsQueries } from './position-metrics/cohort-metrics.queries.js';
+import { CohortMetricsService } from './position-metrics/cohort-metrics.service.js';
+import { MarketMetricsQueries } from './position-metrics/market-metrics.queries.js';
+import { MarketMetricsService } from './position-metrics/market-metrics.service.js';
+import { OpenPositionsHistoryQueries } from './positions/open-positions-history.queries.js';
+import { OpenPositionsHistoryService } from './positions/open-positions-history.service.js';
+import { PositionsQueries } from './positions/positions.queries.js';
+import { PositionsService } from './positions/positions.service.js';
 import { SegmentsService } from './segments/segments.service.js';
 import { StateStatusQueries } from './state-status/state-status.queries.js';
 import { StateStatusService } from './state-status/state-status.service.js';
 
 const READ = [
+  LiquidationFillsQueries,
+  LiquidationFillsService,
+  LiquidationRiskQueries,
+  LiquidationRiskService,
+  ExportsQueries,
+  ExportsService,
   CoinsQueries,
   CoinsService,
   SegmentsService,
@@ -23,6 +50,18 @@ const READ = [
   ClosedTradesService,
   OrderSnapshotsQueries,
   OrderSnapshotsService,
+  PositionsQueries,
+  PositionsService,
+  OpenPositionsHistoryQueries,
+  OpenPositionsHistoryService,
+  SegmentSummaryQueries,
+  SegmentSummaryService,
+  PositionsHeatmapQueries,
+  PositionsHeatmapService,
+  CohortMetricsQueries,
+  CohortMetricsService,
+  MarketMetricsQueries,
+  MarketMetricsService,
 ];
 
 /**
@@ -30,7 +69,10 @@ const READ = [
  * the KeysetCursorCodec (DatabaseModule's in the apps).
  */
 @Module({
-  providers: READ,
+  providers: [
+    ...READ,
+    { provide: LocalDiskExportStore, inject: [AppConfig], useFactory: (c: AppConfig) => new LocalDiskExportStore(c.EXPORT_DIR, new ExportLinkSigner(c.JWT_SECRET)) },
+  ],
   exports: READ,
 })
 export class MarketReadModule {}

@@ -98,6 +98,7 @@ export class MarketStateWriter {
       result.cohortSnapshotRows = await timed('cohorts', () => this.snapshots.cohortPositions(q, stateTime));
       await timed('market', async () => {
         await this.snapshots.market(q, stateTime);
+        await this.snapshots.positionSizes(q, stateTime);
         await this.snapshots.walletsEquity(q, stateTime);
       });
       await this.updates.record(q, {

@@ -1,4 +1,8 @@
 import { type SqlRunner } from '#database';
+import { segmentCaseSql } from './segment-sql.js';
+
+/** A position this far from entry to its liquidation price counts as near liquidation (the API contract's 75 %). */
+export const NEAR_LIQUIDATION_PROGRESS = '0.75';
 
 /**
  * The rows written once per state update, all stamped with the state's exchange time. They read the
@@ -42,6 +46,21 @@ export class StateSnapshotsRepository {
       [stateTime],
     );
     return rows[0]!.n;
+  }
+
+  /**
+   * Per coin, open positions by size (USD value) in the size cohorts' ranges: count, value, long value,
+   * and the value at or past 75 % of the way to liquidation. A range without positions has no row.
+   */
+  async positionSizes(q: SqlRunner, stateTime: string): Promise<void> {
+    await q.query(
+      `INSERT INTO position_size_snapshots (created_at, coin, size_segment_id, position_count, total_position_value, total_position_value_long, value_near_liquidation)
+       SELECT $1::timestamptz, coin, ${segmentCaseSql('size', 'value')}, count(*), sum(value), coalesce(sum(value) FILTER (WHERE side = 'long'), 0),
+              coalesce(sum(value) FILTER (WHERE liquidation_progress >= ${NEAR_LIQUIDATION_PROGRESS}), 0)
+       FROM positions WHERE close_time IS NULL
+       GROUP BY 1, 2, 3`,
+      [stateTime],
+    );
   }
 
   /** Market-wide: open positions, open interest by side, perp equity of all wallets, positions in profit. */

@@ -1,0 +1,30 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsInt, IsISO8601, IsOptional, IsString, Max, Min } from 'class-validator';
+import { queryTimeMessage } from '#market';
+
+// The query and path fields most routes share, declared once so they validate and read the same
+// everywhere. applyDecorators registers in the order given, the order stacked decorators register
+// bottom-up: IsInt comes first, so with the pipe's stopAtFirstError a non-number is reported as such,
+// not as out of range.
+
+/** An optional page size from 1 to `max`. */
+export function PageLimit(max: number, description: string, defaultValue = max) {
+  return applyDecorators(IsInt(), Min(1), Max(max), Type(() => Number), IsOptional(), ApiPropertyOptional({ minimum: 1, maximum: max, default: defaultValue, description }));
+}
+
+/** The `nextCursor` a previous page returned: opaque, signed; an altered one is a 400 from the service. */
+export function NextCursor(description = 'The `nextCursor` of the previous page (opaque; an altered one is a 400)') {
+  return applyDecorators(IsString(), IsOptional(), ApiPropertyOptional({ description }));
+}
+
+/** An optional ISO 8601 time (a time without a zone is UTC, as the services read it). */
+export function QueryTime(field: string, description: string) {
+  return applyDecorators(IsISO8601({ strict: true }, { message: queryTimeMessage(field) }), IsOptional(), ApiPropertyOptional({ format: 'date-time', description }));
+}
+
+/** A path id of plain digits: `1e1`, `0x10` or `1.0` are a 400, not ids 10, 16 or 1. */
+export function PlainIntegerId() {
+  return applyDecorators(IsInt(), Transform(({ value }) => (typeof value === 'string' && /^-?[0-9]+$/.test(value) ? Number(value) : value)));
+}

@@ -1,0 +1,28 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
+/** How long a download link works (the API contract: about 120 seconds). */
+export const EXPORT_LINK_TTL_SECONDS = 120;
+
+/**
+ * Pre-signed download links: the HMAC of the file's key and the link's expiry, with a key derived from the
+ * service secret. Whoever holds the link may download until it expires, without the bearer token, as with
+ * an object store's pre-signed URL; changing any byte of the key, the expiry or the signature breaks it.
+ */
+export class ExportLinkSigner {
+  private readonly key: Buffer;
+
+  constructor(secret: string) {
+    this.key = createHash('sha256').update(`tidewatch export link\0${secret}`).digest();
+  }
+
+  signature(key: string, expiresEpochSeconds: number): string {
+    return createHmac('sha256', this.key).update(`${key}\n${expiresEpochSeconds}`).digest('hex');
+  }
+
+  /** Whether `signature` is this signer's for the key and expiry (compared in constant time). */
+  verify(key: string, expiresEpochSeconds: number, signature: string): boolean {
+    const expected = Buffer.from(this.signature(key, expiresEpochSeconds), 'hex');
+    const given = /^[0-9a-f]{64}$/.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}

@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { stringify } from 'csv-stringify';
+import { PassThrough, Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { DataSource } from 'typeorm';
+import { type SqlRunner } from '#database';
+import { NotFoundError } from '#errors';
+import { CoinsService } from '../coins/coins.service.js';
+import { jsonNumber, jsonNumberOrNull } from '../json-number.js';
+import { type EquityRow, ExportsQueries, type LatestUpdate, type OpenPositionCsvRow } from './exports.queries.js';
+import { heatmapBins, heatmapBinWidth } from './liquidation-heatmap.builder.js';
+import { positionBreakdown } from './position-breakdown.builder.js';
+import { type ExportFile, LocalDiskExportStore, type SignedLink } from './local-disk.export-store.js';
+
+const DAY_MS = 86_400_000;
+const EQUITY_COLUMNS = ['totalWalletsEquity', 'perpWalletsEquity', 'spotWalletsEquity', 'stakingWalletsEquity', 'vaultWalletsEquity'];
+
+/** The open-positions CSV's columns: the API contract's Open position record, in its order. */
+export const OPEN_POSITION_CSV_COLUMNS = [
+  'id', 'address', 'coin', 'side', 'dex', 'size', 'value', 'entryPrice', 'unrealizedPnl', 'funding', 'liquidationPrice',
+  'liquidationProgress', 'crossLeverage', 'isolatedLeverage', 'openTime', 'profile_totalEquity', 'profile_perpEquity',
+  'profile_countOpenPositions', 'profile_pnl', 'profile_balance', 'profile_perpPnlSegmentId', 'profile_sizeSegmentId',
+] as const;
+
+/**
+ * Every export route: the file of the latest state update is built once (in one repeatable-read
+ * transaction, so it is exactly that update's data), kept in the export store under a key naming the
+ * update's height, and reused until the next update; each request gets a new signed link to it.
+ */
+@Injectable()
+export class ExportsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly queries: ExportsQueries,
+    private readonly coins: CoinsService,
+    private readonly store: LocalDiskExportStore,
+  ) {}
+
+  /** `{coin, heatmap: [bins]}`: the coin's open positions by liquidation price, in equal bins from 0. */
+  async liquidationHeatmap(coin: string): Promise<SignedLink> {
+    const known = await this.coins.resolve(coin);
+    return this.exported((height) => `liquidation-heatmap/${known}/${height}.json`, async (q) => {
+      const highest = await this.queries.highestLiquidationPrice(q, known);
+      if (highest === null) return json({ coin: known, heatmap: [] });
+      const width = heatmapBinWidth(highest);
+      return json({ coin: known, heatmap: heatmapBins(known, width, highest, await this.queries.liquidationBins(q, known, width)) });
+    });
+  }
+
+  /** `{athData, data24HoursAgo, history}` of the summed wallet equity, one row per state update, newest first. */
+  async walletsEquityChart(): Promise<SignedLink> {
+    return this.exported((height) => `wallets-equity/all/${height}.json`, async (q, update) => {
+      const { ath, dayAgo, history } = await this.queries.equityRows(q, new Date(Date.parse(update.stateTime) - DAY_MS).toISOString());
+      // With less than a day of history, "24 hours ago" is the oldest row there is.
+      const day = dayAgo ?? history.at(-1) ?? null;
+      return json({
+        athData: { columns: EQUITY_COLUMNS, data: ath ? equityValues(ath) : [] },
+        data24HoursAgo: { columns: EQUITY_COLUMNS, data: day ? equityValues(day) : [] },
+        history: { columns: ['timestamp', ...EQUITY_COLUMNS], data: history.map((r) => [r.created_at.toISOString(), ...equityValues(r)]) },
+      });
+    });
+  }
+
+  /**
+   * `{coin, createdAt, breakdownBySize}`: the coin's open positions by size (USD value, in the size cohorts'
+   * ranges) at the latest update, beside the same figures 24 hours earlier (the oldest update while the
+   * history is shorter).
+   */
+  async positionBreakdownBySize(coin: string): Promise<SignedLink> {
+    const known = await this.coins.resolve(coin);
+    return this.exported((height) => `position-breakdown/${known}/${height}.json`, async (q, update) => {
+      const pastTime = await this.queries.updateTimeAtOrBefore(q, new Date(Date.parse(update.stateTime) - DAY_MS).toISOString());
+      const [now, past] = [await this.queries.sizeBuckets(q, known, update.stateTime), await this.queries.sizeBuckets(q, known, pastTime)];
+      return json({ coin: known, createdAt: update.stateTime, breakdownBySize: positionBreakdown(now, past) });
+    });
+  }
+
+  /** Every open position of the coin as CSV rows (exact decimals), streamed from Postgres to the file. */
+  async openPositionsCsv(coin: string): Promise<SignedLink> {
+    const known = await this.coins.resolve(coin);
+    return this.exported((height) => `open-positions/${known}/${height}.csv`, async (q) => {
+      const csv = new PassThrough();
+      // A failure anywhere destroys `csv` with it, so the store's write fails and keeps no partial file.
+      pipeline(await this.queries.openPositionsStream(q, known), csvRecords(), stringify({ header: true, columns: [...OPEN_POSITION_CSV_COLUMNS] }), csv).catch(() => undefined);
+      return csv;
+    });
+  }
+
+  /** The file behind a signed link (ForbiddenError when expired or altered). */
+  open(key: string, expires: string, signature: string): Promise<ExportFile> {
+    return this.store.open(key, expires, signature);
+  }
+
+  private async exported(keyFor: (height: number) => string, build: (q: SqlRunner, update: LatestUpdate) => Promise<Readable>): Promise<SignedLink> {
+    return this.dataSource.transaction('REPEATABLE READ', async (q) => {
+      const update = await this.queries.latestUpdate(q);
+      if (update === null) throw new NotFoundError('No exchange state has been processed yet: exports exist from the first state update on');
+      const key = keyFor(update.height);
+      // The stream is written while the transaction (and its snapshot) is still open.
+      if (!(await this.store.has(key))) await this.store.write(key, await build(q, update));
+      return this.store.link(key);
+    });
+  }
+}
+
+function json(value: unknown): Readable {
+  return Readable.from([JSON.stringify(value)]);
+}
+
+function equityValues(r: EquityRow): Array<number | null> {
+  return [jsonNumber(r.total_wallets_equity), jsonNumber(r.perp_wallets_equity), jsonNumber(r.spot_wallets_equity), jsonNumber(r.staking_wallets_equity), jsonNumberOrNull(r.vault_wallets_equity)];
+}
+
+/** Database rows to CSV records; leverage goes to the column of its margin mode, the other is empty. */
+function csvRecords(): Transform {
+  return new Transform({
+    objectMode: true,
+    transform(r: OpenPositionCsvRow, _encoding, done) {
+      done(null, [
+        r.id, r.address, r.coin, r.side, r.dex, r.size, r.value, r.entry_price, r.unrealized_pnl, r.funding, r.liquidation_price ?? '',
+        r.liquidation_progress ?? '', r.leverage_type === 'cross' ? r.leverage : '', r.leverage_type === 'isolated' ? r.leverage : '',
+        r.open_time.toISOString(), r.total_equity, r.perp_equity, r.count_open_positions, r.perp_pnl, r.balance, r.pnl_segment_id, r.size_segment_id,
+      ]);
+    },
+  });
+}
