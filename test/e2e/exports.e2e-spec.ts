@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '#database';
-import { LocalDiskExportStore, MarketStateWriter } from '#market';
+import { ExportStore, MarketStateWriter } from '#market';
 import { address, exchangeState, positionState, startedWriter, walletState } from '#testing';
 import { ApiHarness } from '../support/api-harness.js';
 
@@ -139,11 +139,11 @@ describe('Exports', () => {
         expect(res.status).toBe(403);
         expect(res.body).toEqual(invalid);
       }
-      const expiredLink = api.app.get(LocalDiskExportStore).link('liquidation-heatmap/BTC/200.json', Date.now() - 121_000);
+      const expiredLink = await api.app.get(ExportStore).link('liquidation-heatmap/BTC/200.json', Date.now() - 121_000);
       const expired = await api.http.get(expiredLink.url);
       expect(expired.status).toBe(403);
       expect(expired.body).toEqual({ status: 'error', message: 'This download link has expired: ask the export route for a new one' });
-      const fresh = api.app.get(LocalDiskExportStore).link('liquidation-heatmap/BTC/200.json', Date.now() - 119_000);
+      const fresh = await api.app.get(ExportStore).link('liquidation-heatmap/BTC/200.json', Date.now() - 119_000);
       expect((await api.http.get(fresh.url)).status).toBe(200);
     });
 

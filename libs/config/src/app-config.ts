@@ -1,5 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, ValidationError, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, ValidationError, validateSync } from 'class-validator';
 
 export const EXCHANGE_SOURCES = ['simulator', 'node', 'hyperliquid'] as const;
 export type ExchangeSource = (typeof EXCHANGE_SOURCES)[number];
@@ -109,13 +109,39 @@ export class AppConfig {
   @Transform(toBool)
   WEBHOOK_ALLOW_LOOPBACK = false;
 
-  /** Where export downloads are kept: `local` (EXPORT_DIR, served by the api at signed paths). */
-  @IsIn(['local'], { message: 'EXPORT_STORE must be local (an S3-compatible store is not available yet)' })
-  EXPORT_STORE: 'local' = 'local';
+  /** Where export downloads are kept: `local` (EXPORT_DIR, served by the api at signed paths) or `s3` (any S3-compatible store). */
+  @IsIn(['local', 's3'])
+  EXPORT_STORE: 'local' | 's3' = 'local';
 
   /** The local export store's folder: one file per export and state update, reused until the next update. */
   @IsString()
   EXPORT_DIR = 'data/exports';
+
+  /** EXPORT_STORE=s3: the bucket (required), its region, and an S3-compatible server's address (omitted: AWS). */
+  @IsOptional()
+  @IsString()
+  S3_BUCKET?: string;
+
+  @IsString()
+  S3_REGION = 'us-east-1';
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  S3_ENDPOINT?: string;
+
+  /** Omitted: the AWS SDK's own credential chain (environment, profile, instance role). */
+  @IsOptional()
+  @IsString()
+  S3_ACCESS_KEY_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  S3_SECRET_ACCESS_KEY?: string;
+
+  /** Bucket in the path, not the host name; default: true with S3_ENDPOINT (what S3-compatible servers need), false without. */
+  @IsOptional()
+  @Transform(toBool)
+  S3_FORCE_PATH_STYLE?: boolean;
 
   @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info';
@@ -135,6 +161,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const problems = validateSync(config, { forbidUnknownValues: false });
   if (config.EXCHANGE_SOURCE === 'node' && !config.HL_NODE_DATA_DIR) {
     problems.push(Object.assign(new ValidationError(), { property: 'HL_NODE_DATA_DIR', value: undefined, constraints: { required: 'HL_NODE_DATA_DIR is required when EXCHANGE_SOURCE=node' } }));
+  }
+  if (config.EXPORT_STORE === 's3' && !config.S3_BUCKET) {
+    problems.push(Object.assign(new ValidationError(), { property: 'S3_BUCKET', value: undefined, constraints: { required: 'S3_BUCKET is required when EXPORT_STORE=s3' } }));
   }
   if (config.EXCHANGE_SOURCE === 'hyperliquid') {
     // The public API has no exchange-wide fill feed: only listed wallets can be followed.

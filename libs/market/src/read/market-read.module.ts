@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '#config';
-import { ExportLinkSigner } from './exports/export-link.signer.js';
 import { ExportsQueries } from './exports/exports.queries.js';
 import { ExportsService } from './exports/exports.service.js';
-import { LocalDiskExportStore } from './exports/local-disk.export-store.js';
+import { exportStoreFor } from './exports/export-store.factory.js';
+import { ExportStore } from './exports/export-store.js';
 import { BuildersQueries } from './builders/builders.queries.js';
 import { BuildersService } from './builders/builders.service.js';
 import { CoinsQueries } from './coins/coins.queries.js';
@@ -71,7 +71,7 @@ const READ = [
 @Module({
   providers: [
     ...READ,
-    { provide: LocalDiskExportStore, inject: [AppConfig], useFactory: (c: AppConfig) => new LocalDiskExportStore(c.EXPORT_DIR, new ExportLinkSigner(c.JWT_SECRET)) },
+    { provide: ExportStore, inject: [AppConfig], useFactory: exportStoreFor },
   ],
   exports: READ,
 })

@@ -10,7 +10,8 @@ import { jsonNumber, jsonNumberOrNull } from '../json-number.js';
 import { type EquityRow, ExportsQueries, type LatestUpdate, type OpenPositionCsvRow } from './exports.queries.js';
 import { heatmapBins, heatmapBinWidth } from './liquidation-heatmap.builder.js';
 import { positionBreakdown } from './position-breakdown.builder.js';
-import { type ExportFile, LocalDiskExportStore, type SignedLink } from './local-disk.export-store.js';
+import { ExportStore, type SignedLink } from './export-store.js';
+import { type ExportFile, LocalDiskExportStore } from './local-disk.export-store.js';
 
 const DAY_MS = 86_400_000;
 const EQUITY_COLUMNS = ['totalWalletsEquity', 'perpWalletsEquity', 'spotWalletsEquity', 'stakingWalletsEquity', 'vaultWalletsEquity'];
@@ -33,7 +34,7 @@ export class ExportsService {
     private readonly dataSource: DataSource,
     private readonly queries: ExportsQueries,
     private readonly coins: CoinsService,
-    private readonly store: LocalDiskExportStore,
+    private readonly store: ExportStore,
   ) {}
 
   /** `{coin, heatmap: [bins]}`: the coin's open positions by liquidation price, in equal bins from 0. */
@@ -86,8 +87,10 @@ export class ExportsService {
     });
   }
 
-  /** The file behind a signed link (ForbiddenError when expired or altered). */
-  open(key: string, expires: string, signature: string): Promise<ExportFile> {
+  /** The file behind a signed link of the local store (ForbiddenError when expired or altered). */
+  async open(key: string, expires: string, signature: string): Promise<ExportFile> {
+    // With an object store the links point at the store itself: the api serves no files.
+    if (!(this.store instanceof LocalDiskExportStore)) throw new NotFoundError('Export files are served by the export store, not by this api');
     return this.store.open(key, expires, signature);
   }
 

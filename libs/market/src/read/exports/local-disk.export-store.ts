@@ -6,18 +6,10 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { ForbiddenError, NotFoundError } from '#errors';
 import { EXPORT_LINK_TTL_SECONDS, ExportLinkSigner } from './export-link.signer.js';
+import { EXPORT_KEY, exportContentType, ExportStore, type SignedLink } from './export-store.js';
 
 /** Path of the api route that serves the local store's files (ExportFilesController). */
 export const EXPORT_FILES_PATH = '/exports/files';
-
-/** Keys are built by the export service from fixed names, a coin and a height: nothing else is accepted. */
-const KEY = /^[a-z0-9-]+\/[A-Za-z0-9:_-]+\/[0-9]+\.(json|csv)$/;
-
-export interface SignedLink {
-  /** Where the client downloads the file: a path on this api, relative to its base address. */
-  url: string;
-  expiresAt: string;
-}
 
 export interface ExportFile {
   stream: ReadStream;
@@ -30,11 +22,13 @@ export interface ExportFile {
  * Export files on the local disk under EXPORT_DIR, written once (to a temporary name, then renamed, so a
  * reader never sees half a file) and served by the api at signed paths that expire.
  */
-export class LocalDiskExportStore {
+export class LocalDiskExportStore extends ExportStore {
   constructor(
     private readonly root: string,
     private readonly signer: ExportLinkSigner,
-  ) {}
+  ) {
+    super();
+  }
 
   async has(key: string): Promise<boolean> {
     return stat(this.path(key)).then(() => true, () => false);
@@ -53,7 +47,8 @@ export class LocalDiskExportStore {
     }
   }
 
-  link(key: string, nowMs = Date.now()): SignedLink {
+  /** A path on this api, relative to its base address. */
+  async link(key: string, nowMs = Date.now()): Promise<SignedLink> {
     const expires = Math.floor(nowMs / 1000) + EXPORT_LINK_TTL_SECONDS;
     const url = `${EXPORT_FILES_PATH}/${key.split('/').map(encodeURIComponent).join('/')}?expires=${expires}&signature=${this.signer.signature(key, expires)}`;
     return { url, expiresAt: new Date(expires * 1000).toISOString() };
@@ -62,19 +57,18 @@ export class LocalDiskExportStore {
   /** The file behind a signed link; an expired, altered or foreign link is a ForbiddenError. */
   async open(key: string, expires: string, signature: string, nowMs = Date.now()): Promise<ExportFile> {
     const expiresAt = /^[0-9]{1,12}$/.test(expires) ? Number(expires) : NaN;
-    if (!KEY.test(key) || !Number.isFinite(expiresAt) || !this.signer.verify(key, expiresAt, signature)) {
+    if (!EXPORT_KEY.test(key) || !Number.isFinite(expiresAt) || !this.signer.verify(key, expiresAt, signature)) {
       throw new ForbiddenError('This download link is not valid: ask the export route for a new one');
     }
     if (expiresAt * 1000 < nowMs) throw new ForbiddenError('This download link has expired: ask the export route for a new one');
     const path = this.path(key);
     // A link outlives its file only if the folder was emptied by hand.
     if (!(await this.has(key))) throw new NotFoundError('This export file no longer exists: ask the export route for a new one');
-    const csv = key.endsWith('.csv');
-    return { stream: createReadStream(path), contentType: csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', fileName: key.replaceAll('/', '-') };
+    return { stream: createReadStream(path), contentType: exportContentType(key), fileName: key.replaceAll('/', '-') };
   }
 
   private path(key: string): string {
-    if (!KEY.test(key)) throw new Error(`not an export key: ${key}`);
+    if (!EXPORT_KEY.test(key)) throw new Error(`not an export key: ${key}`);
     return join(this.root, ...key.split('/'));
   }
 }

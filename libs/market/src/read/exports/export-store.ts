@@ -1,0 +1,23 @@
+import type { Readable } from 'node:stream';
+
+export interface SignedLink {
+  /** Where the client downloads the file: a path on this api (local store) or the store's own URL (S3). */
+  url: string;
+  expiresAt: string;
+}
+
+/**
+ * Where export files are kept and how a client gets one: a signed link that works for 120 seconds
+ * without the bearer token. One adapter per kind of store, chosen by EXPORT_STORE.
+ */
+export abstract class ExportStore {
+  abstract has(key: string): Promise<boolean>;
+  /** Writes the file from `content`; another request writing the same key at once writes the same bytes. */
+  abstract write(key: string, content: Readable): Promise<void>;
+  abstract link(key: string, nowMs?: number): Promise<SignedLink>;
+}
+
+/** Keys are built by the export service from fixed names, a coin and a height: nothing else is accepted. */
+export const EXPORT_KEY = /^[a-z0-9-]+\/[A-Za-z0-9:_-]+\/[0-9]+\.(json|csv)$/;
+
+export const exportContentType = (key: string): string => (key.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
