@@ -17,7 +17,13 @@ export abstract class ExportStore {
   abstract link(key: string, nowMs?: number): Promise<SignedLink>;
 }
 
-/** Keys are built by the export service from fixed names, a coin and a height: nothing else is accepted. */
-export const EXPORT_KEY = /^[a-z0-9-]+\/[A-Za-z0-9:_-]+\/[0-9]+\.(json|csv)$/;
+/** Keys are built by the export service from fixed names, a coin (coinKey) and a height: nothing else is accepted. */
+export const EXPORT_KEY = /^[a-z0-9-]+\/[A-Za-z0-9_%-]+\/[0-9]+\.(json|csv)$/;
+
+/**
+ * A coin as one segment of a key: percent-encoded, dots and all, so no market name (`xyz:TSLA`, or one
+ * with a quote or a slash) can make a path of its own or leave the store's folder.
+ */
+export const coinKey = (coin: string): string => encodeURIComponent(coin).replace(/[.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 export const exportContentType = (key: string): string => (key.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');

@@ -10,7 +10,7 @@ import { jsonNumber, jsonNumberOrNull } from '../json-number.js';
 import { type EquityRow, ExportsQueries, type LatestUpdate, type OpenPositionCsvRow } from './exports.queries.js';
 import { heatmapBins, heatmapBinWidth } from './liquidation-heatmap.builder.js';
 import { positionBreakdown } from './position-breakdown.builder.js';
-import { ExportStore, type SignedLink } from './export-store.js';
+import { coinKey, ExportStore, type SignedLink } from './export-store.js';
 import { type ExportFile, LocalDiskExportStore } from './local-disk.export-store.js';
 
 const DAY_MS = 86_400_000;
@@ -40,7 +40,7 @@ export class ExportsService {
   /** `{coin, heatmap: [bins]}`: the coin's open positions by liquidation price, in equal bins from 0. */
   async liquidationHeatmap(coin: string): Promise<SignedLink> {
     const known = await this.coins.resolve(coin);
-    return this.exported((height) => `liquidation-heatmap/${known}/${height}.json`, async (q) => {
+    return this.exported((height) => `liquidation-heatmap/${coinKey(known)}/${height}.json`, async (q) => {
       const highest = await this.queries.highestLiquidationPrice(q, known);
       if (highest === null) return json({ coin: known, heatmap: [] });
       const width = heatmapBinWidth(highest);
@@ -69,7 +69,7 @@ export class ExportsService {
    */
   async positionBreakdownBySize(coin: string): Promise<SignedLink> {
     const known = await this.coins.resolve(coin);
-    return this.exported((height) => `position-breakdown/${known}/${height}.json`, async (q, update) => {
+    return this.exported((height) => `position-breakdown/${coinKey(known)}/${height}.json`, async (q, update) => {
       const pastTime = await this.queries.updateTimeAtOrBefore(q, new Date(Date.parse(update.stateTime) - DAY_MS).toISOString());
       const [now, past] = [await this.queries.sizeBuckets(q, known, update.stateTime), await this.queries.sizeBuckets(q, known, pastTime)];
       return json({ coin: known, createdAt: update.stateTime, breakdownBySize: positionBreakdown(now, past) });
@@ -79,7 +79,7 @@ export class ExportsService {
   /** Every open position of the coin as CSV rows (exact decimals), streamed from Postgres to the file. */
   async openPositionsCsv(coin: string): Promise<SignedLink> {
     const known = await this.coins.resolve(coin);
-    return this.exported((height) => `open-positions/${known}/${height}.csv`, async (q) => {
+    return this.exported((height) => `open-positions/${coinKey(known)}/${height}.csv`, async (q) => {
       const csv = new PassThrough();
       // A failure anywhere destroys `csv` with it, so the store's write fails and keeps no partial file.
       pipeline(await this.queries.openPositionsStream(q, known), csvRecords(), stringify({ header: true, columns: [...OPEN_POSITION_CSV_COLUMNS] }), csv).catch(() => undefined);
