@@ -209,11 +209,20 @@ describe('HTTP contract', () => {
     expect(doc.info).toMatchObject({ title: 'Tidewatch API', version: '1' });
     expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     const external = [
+      '/api/external/builders/list/timeframe/{timeframe}',
+      '/api/external/builders/{builder}/profile',
+      '/api/external/closed-trades',
+      '/api/external/closed-trades/summary',
       '/api/external/coin/{coin}/open-positions/history',
       '/api/external/exports/coins/{coin}/liquidation-heatmap',
       '/api/external/exports/coins/{coin}/position-breakdown-by-size',
       '/api/external/exports/total-wallets-equity-chart-data',
       '/api/external/fills/liquidation',
+      '/api/external/hype/holders',
+      '/api/external/leaderboards/all-pnl',
+      '/api/external/orders/5m-snapshots/latest',
+      '/api/external/orders/5m-snapshots/latest-snapshot-timestamp',
+      '/api/external/orders/5m-snapshots/{snapshotTime}',
       '/api/external/position-metrics/coin/{coin}',
       '/api/external/position-metrics/coin/{coin}/segment/{segment}',
       '/api/external/position-metrics/general',
@@ -224,9 +233,16 @@ describe('HTTP contract', () => {
       '/api/external/segments/{segmentId}/summary',
       '/api/external/tidewatch/state/status',
       '/api/external/usage',
+      '/api/external/wallets',
       '/api/external/{segmentId}/assets/liquidation-risk',
+      '/api/favorites/accounts',
+      '/api/segments/{segmentId}/summary',
+      '/api/wallets/{address}',
     ];
-    expect(Object.keys(doc.paths).sort()).toEqual([...external, '/exports/files/{kind}/{coin}/{file}', '/health', '/metrics']);
+    const accountWrites = '/api/favorites/accounts/{address}';
+    expect(Object.keys(doc.paths).sort()).toEqual([...external, accountWrites, '/exports/files/{kind}/{coin}/{file}', '/health', '/metrics'].sort());
+    expect(Object.keys(doc.paths[accountWrites]).sort()).toEqual(['delete', 'put']);
+    for (const method of ['put', 'delete']) expect(doc.paths[accountWrites][method].security).toEqual([{ bearer: [] }]);
     for (const path of external) {
       expect(doc.paths[path].get.security).toEqual([{ bearer: [] }]);
       const answer = path.includes('/exports/') || path.startsWith('/api/external/positions/open/') ? '302' : '200';

@@ -5,6 +5,9 @@ import { DatabaseModule } from '#database';
 import { MarketReadModule } from '#market';
 import { RuntimeModule } from '#runtime';
 import { RequestObserver } from './http/request-observer.js';
+import { BuildersController } from './builders/builders.controller.js';
+import { HoldersController } from './holders/holders.controller.js';
+import { LeaderboardsController } from './leaderboards/leaderboards.controller.js';
 import { PositionsHeatmapController } from './cohorts/positions-heatmap.controller.js';
 import { SegmentSummaryController } from './cohorts/segment-summary.controller.js';
 import { ExportFilesController } from './exports/export-files.controller.js';
@@ -19,10 +22,16 @@ import { PositionsController } from './positions/positions.controller.js';
 import { SegmentsController } from './segments/segments.controller.js';
 import { StateStatusController } from './state-status/state-status.controller.js';
 import { UsageController } from './usage/usage.controller.js';
+import { OrderSnapshotsController } from './orders/order-snapshots.controller.js';
+import { ClosedTradesController } from './closed-trades/closed-trades.controller.js';
+import { WalletsController } from './wallets/wallets.controller.js';
+import { FavoritesController } from './favorites/favorites.controller.js';
+import { AccountWalletController } from './accounts/account-wallet.controller.js';
+import { AccountSegmentSummaryController } from './accounts/account-segment-summary.controller.js';
 
 @Module({
   imports: [RuntimeModule.forApp('api'), DatabaseModule, ApiAuthModule, MarketReadModule],
-  controllers: [LiquidationFillsController, LiquidationRiskController, ExportsController, ExportFilesController, SegmentsController, SegmentSummaryController, PositionsHeatmapController, PositionsController, OpenPositionsHistoryController, StateStatusController, PositionMetricsController, UsageController, HealthController, MetricsController],
+  controllers: [LiquidationFillsController, LiquidationRiskController, ExportsController, ExportFilesController, SegmentsController, SegmentSummaryController, PositionsHeatmapController, PositionsController, OpenPositionsHistoryController, StateStatusController, BuildersController, LeaderboardsController, HoldersController, PositionMetricsController, UsageController, OrderSnapshotsController, ClosedTradesController, WalletsController, FavoritesController, AccountWalletController, AccountSegmentSummaryController, HealthController, MetricsController],
   providers: [RequestObserver, { provide: APP_GUARD, useExisting: ApiAccessGuard }],
 })
 export class ApiModule {}

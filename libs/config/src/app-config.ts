@@ -1,5 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, ValidationError, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidationError, validateSync } from 'class-validator';
 
 export const EXCHANGE_SOURCES = ['simulator', 'node', 'hyperliquid'] as const;
 export type ExchangeSource = (typeof EXCHANGE_SOURCES)[number];
@@ -142,6 +142,13 @@ export class AppConfig {
   @IsOptional()
   @Transform(toBool)
   S3_FORCE_PATH_STYLE?: boolean;
+
+  /**
+   * HYPE in circulation (a decimal): what the holders route's percentOfCirculatingSupply divides by. The
+   * default is the supply at the token's launch (333,928,180); set the current figure.
+   */
+  @Matches(/^(?!0+(\.0+)?$)[0-9]+(\.[0-9]+)?$/, { message: 'HYPE_CIRCULATING_SUPPLY must be a positive decimal number' })
+  HYPE_CIRCULATING_SUPPLY = '333928180';
 
   @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info';

@@ -86,10 +86,14 @@ describe('FillProjector on a simulated run', () => {
     const expected = builders
       .map((builder) => {
         const mine = routed.filter((r) => r.fill.builder!.toLowerCase() === builder);
+        const revenue = mine.reduce((s, r) => s.plus(r.fill.builderFee!), new Big(0));
+        const volume = mine.reduce((s, r) => s.plus(new Big(r.fill.px).times(r.fill.sz)), new Big(0));
         return {
           builder,
-          revenue: mine.reduce((s, r) => s.plus(r.fill.builderFee!), new Big(0)).toFixed(),
-          volume: mine.reduce((s, r) => s.plus(new Big(r.fill.px).times(r.fill.sz)), new Big(0)).toFixed(),
+          revenue: revenue.toFixed(),
+          volume: volume.toFixed(),
+          // Fees over routed notional, all time, to 8 places.
+          usageFee: revenue.div(volume).round(8, Big.roundHalfUp).toFixed(),
           users: new Set(mine.map((r) => r.wallet)).size,
           revenuePrev: null,
           volumePrev: null,

@@ -6,6 +6,10 @@ import { exportStoreFor } from './exports/export-store.factory.js';
 import { ExportStore } from './exports/export-store.js';
 import { BuildersQueries } from './builders/builders.queries.js';
 import { BuildersService } from './builders/builders.service.js';
+import { HoldersQueries } from './holders/holders.queries.js';
+import { HoldersService } from './holders/holders.service.js';
+import { LeaderboardsQueries } from './leaderboards/leaderboards.queries.js';
+import { LeaderboardsService } from './leaderboards/leaderboards.service.js';
 import { CoinsQueries } from './coins/coins.queries.js';
 import { CoinsService } from './coins/coins.service.js';
 import { LiquidationFillsQueries } from './liquidations/liquidation-fills.queries.js';
@@ -18,8 +22,10 @@ import { SegmentSummaryQueries } from './cohorts/segment-summary.queries.js';
 import { SegmentSummaryService } from './cohorts/segment-summary.service.js';
 import { ClosedTradesQueries } from './closed-trades/closed-trades.queries.js';
 import { ClosedTradesService } from './closed-trades/closed-trades.service.js';
+import { ClosedTradesSummaryQueries } from './closed-trades/closed-trades-summary.queries.js';
+import { ClosedTradesSummaryService } from './closed-trades/closed-trades-summary.service.js';
+import { OrderSnapshotPagesService } from './orders/order-snapshot-pages.service.js';
 import { OrderSnapshotsQueries } from './orders/order-snapshots.queries.js';
-import { OrderSnapshotsService } from './orders/order-snapshots.service.js';
 import { CohortMetricsQueries } from './position-metrics/cohort-metrics.queries.js';
 import { CohortMetricsService } from './position-metrics/cohort-metrics.service.js';
 import { MarketMetricsQueries } from './position-metrics/market-metrics.queries.js';
@@ -31,8 +37,18 @@ import { PositionsService } from './positions/positions.service.js';
 import { SegmentsService } from './segments/segments.service.js';
 import { StateStatusQueries } from './state-status/state-status.queries.js';
 import { StateStatusService } from './state-status/state-status.service.js';
+import { FavoritesQueries } from './favorites/favorites.queries.js';
+import { FavoritesService } from './favorites/favorites.service.js';
+import { WalletDetailService } from './wallets/wallet-detail.service.js';
+import { WalletsQueries } from './wallets/wallets.queries.js';
+import { WalletsService } from './wallets/wallets.service.js';
 
 const READ = [
+  WalletsQueries,
+  WalletsService,
+  WalletDetailService,
+  FavoritesQueries,
+  FavoritesService,
   LiquidationFillsQueries,
   LiquidationFillsService,
   LiquidationRiskQueries,
@@ -46,10 +62,16 @@ const READ = [
   StateStatusService,
   BuildersQueries,
   BuildersService,
+  LeaderboardsQueries,
+  LeaderboardsService,
+  HoldersQueries,
+  HoldersService,
   ClosedTradesQueries,
   ClosedTradesService,
   OrderSnapshotsQueries,
-  OrderSnapshotsService,
+  OrderSnapshotPagesService,
+  ClosedTradesSummaryQueries,
+  ClosedTradesSummaryService,
   PositionsQueries,
   PositionsService,
   OpenPositionsHistoryQueries,

@@ -87,6 +87,7 @@ export class MarketStateWriter {
         await this.wallets.stageValues(q, state.hypePx);
       });
       result.holderChanges = await timed('holders', () => this.snapshots.holderChanges(q, stateTime));
+      await timed('pnl', () => this.snapshots.pnlChanges(q, stateTime));
       result.newWallets = (await timed('wallets', () => this.wallets.upsert(q, stateTime))).created;
       result.closedPositions = await timed('close', () => this.positions.closeGone(q, stateTime));
       await timed('update', () => this.positions.updateOpen(q, stateTime));

@@ -104,4 +104,23 @@ export class StateSnapshotsRepository {
     );
     return rows[0]!.n;
   }
+
+  /**
+   * All-time PnL as change points (wallet_pnl_history): a row when a wallet's PnL differs from the one
+   * the wallets table holds before it is updated (so this runs first), and a first row for a new wallet,
+   * so "the PnL at time T" is the newest row at or before T.
+   */
+  async pnlChanges(q: SqlRunner, stateTime: string): Promise<number> {
+    const rows: Array<{ n: number }> = await q.query(
+      `WITH inserted AS (
+         INSERT INTO wallet_pnl_history (address, created_at, perp_pnl)
+         SELECT v.address, $1::timestamptz, v.perp_pnl
+         FROM stage_wallet_values v LEFT JOIN wallets w ON w.address = v.address
+         WHERE w.address IS NULL OR w.perp_pnl <> v.perp_pnl
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM inserted`,
+      [stateTime],
+    );
+    return rows[0]!.n;
+  }
 }

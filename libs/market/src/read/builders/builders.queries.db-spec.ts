@@ -78,6 +78,8 @@ const total = (list: Trade[], value: (t: Trade) => Big): string => list.reduce((
 const revenue = (list: Trade[]): string => total(list, (t) => new Big(t.builderFee ?? 0));
 const volume = (list: Trade[]): string => total(list, notional);
 const users = (list: Trade[]): number => new Set(list.map((t) => t.wallet)).size;
+// Fees over notional, rounded half up to 8 places as SQL round() does.
+const feeRate = (list: Trade[]): string => new Big(revenue(list)).div(volume(list)).round(8, Big.roundHalfUp).toFixed();
 
 beforeAll(async () => {
   const opened = await openFactsDatabase(config.DATABASE_URL);
@@ -122,6 +124,7 @@ describe('builder aggregates from projected fills', () => {
           volumePrev: previous && volume(previous),
           usersPrev: previous && users(previous),
           firstFillTime: routed(b)[0]!.time,
+          usageFee: feeRate(routed(b)),
         };
       })
       .sort((a, b) => new Big(b.revenue).cmp(a.revenue) || (a.builder < b.builder ? -1 : 1));
@@ -134,7 +137,7 @@ describe('builder aggregates from projected fills', () => {
   it('keeps all-time totals with the exact first and last fill', async () => {
     const all = routed(B);
     expect(await queries.totals(dataSource, BUILDERS[0]!)).toEqual({
-      builder: B, firstFillTime: all[0]!.time, lastFillTime: all[all.length - 1]!.time, revenue: revenue(all), volume: volume(all), fills: all.length,
+      builder: B, firstFillTime: all[0]!.time, lastFillTime: all[all.length - 1]!.time, revenue: revenue(all), volume: volume(all), fills: all.length, usageFee: feeRate(all),
     });
     expect(await queries.totals(dataSource, address(0xdead))).toBeNull();
   });
@@ -194,6 +197,18 @@ describe('builder aggregates from projected fills', () => {
     }
     const [date, best] = [...byDay].sort(([a, x], [b, y]) => y.cmp(x) || a - b)[0]!;
     expect(await queries.biggestDay(dataSource, B)).toEqual({ date, revenue: best.toFixed() });
+  });
+
+  it('finds the fill that took the cumulative revenue to each level', async () => {
+    // Trades are in time order and their tids follow it, so the running sum runs down the list.
+    const reach = (level: string): number | null => {
+      let total = new Big(0);
+      return routed(B).find((t) => (total = total.plus(t.builderFee!)).gte(level))?.time ?? null;
+    };
+    const levels = ['1', '10', '50', revenue(routed(B)), '1000000'];
+    const expected = levels.map((level) => ({ level, time: reach(level) }));
+    expect(expected.filter((e) => e.time !== null)).toHaveLength(4);
+    expect(await queries.revenueReached(dataSource, BUILDERS[0]!, levels)).toEqual(expected);
   });
 
   it('counts exchange volume once per trade, with or without a builder', async () => {

@@ -6,6 +6,9 @@ import type { BuilderActivityPoint, BuilderBiggestDay, BuilderCoinVolume, Builde
 const dec = (expression: string): string => `trim_scale(coalesce(${expression}, 0))::text`;
 const lowerBound = (from: number | null): string => (from === null ? '-infinity' : isoTime(from));
 
+/** A builder's fee rate: all-time builder fees over routed notional, 8 places; null without notional. */
+const USAGE_FEE = `trim_scale(round(t.revenue / nullif(t.volume, 0), 8))::text`;
+
 const BUCKETS = {
   hour: { unit: 'hour', interval: '1 hour', size: HOUR_MS },
   day: { unit: 'day', interval: '24 hours', size: DAY_MS },
@@ -38,8 +41,9 @@ export class BuildersQueries {
       volume_prev: string;
       users_prev: number;
       first_fill_time: string;
+      usage_fee: string | null;
     }> = await q.query(
-      `SELECT a.*, ${epochMs('t.first_fill_time')} AS first_fill_time
+      `SELECT a.*, ${epochMs('t.first_fill_time')} AS first_fill_time, ${USAGE_FEE} AS usage_fee
        FROM (
          SELECT builder,
                 sum(revenue) FILTER (WHERE ${current}) AS revenue_sum,
@@ -65,15 +69,16 @@ export class BuildersQueries {
       volumePrev: from === null ? null : r.volume_prev,
       usersPrev: from === null ? null : r.users_prev,
       firstFillTime: Number(r.first_fill_time),
+      usageFee: r.usage_fee,
     }));
   }
 
   async totals(q: SqlRunner, builder: string): Promise<BuilderTotals | null> {
-    const rows: Array<{ builder: string; first_fill_time: string; last_fill_time: string; revenue: string; volume: string; fills: string }> =
+    const rows: Array<{ builder: string; first_fill_time: string; last_fill_time: string; revenue: string; volume: string; fills: string; usage_fee: string | null }> =
       await q.query(
         `SELECT builder, ${epochMs('first_fill_time')} AS first_fill_time, ${epochMs('last_fill_time')} AS last_fill_time,
-                ${dec('revenue')} AS revenue, ${dec('volume')} AS volume, fills
-         FROM builder_totals WHERE builder = $1`,
+                ${dec('revenue')} AS revenue, ${dec('volume')} AS volume, fills, ${USAGE_FEE} AS usage_fee
+         FROM builder_totals t WHERE builder = $1`,
         [builder.toLowerCase()],
       );
     const r = rows[0];
@@ -85,6 +90,7 @@ export class BuildersQueries {
       revenue: r.revenue,
       volume: r.volume,
       fills: Number(r.fills),
+      usageFee: r.usage_fee,
     };
   }
 
@@ -179,5 +185,41 @@ export class BuildersQueries {
       [isoTime(from), isoTime(to)],
     );
     return rows[0]!.volume;
+  }
+
+  /**
+   * For each revenue level (exact decimal text), the time of the fill that took the builder's cumulative
+   * revenue to it or past it, epoch ms; null for a level not reached. The hourly rows find the hour, then
+   * that hour's fills (only the coins the builder had in it, so the (coin, time) index serves) give the
+   * exact fill, in (time, tid, address) order, with the revenue of the hours before it.
+   */
+  async revenueReached(q: SqlRunner, builder: string, levels: readonly string[]): Promise<Array<{ level: string; time: number | null }>> {
+    const rows: Array<{ level: string; time: string | null }> = await q.query(
+      `WITH hours AS (
+         SELECT hour, sum(revenue) AS revenue, array_agg(DISTINCT coin) AS coins
+         FROM builder_activity_hourly WHERE builder = $1 GROUP BY hour
+       ), running AS (
+         SELECT hour, coins, sum(revenue) OVER (ORDER BY hour) - revenue AS before, sum(revenue) OVER (ORDER BY hour) AS after FROM hours
+       ), levels AS (
+         SELECT level, ord FROM unnest($2::numeric[]) WITH ORDINALITY AS l(level, ord)
+       ), reached AS (
+         SELECT l.level, l.ord, r.hour, r.coins, r.before
+         FROM levels l
+         LEFT JOIN LATERAL (SELECT * FROM running WHERE running.after >= l.level ORDER BY hour LIMIT 1) r ON TRUE
+       )
+       SELECT trim_scale(x.level)::text AS level, ${epochMs('f.time')} AS time
+       FROM reached x
+       LEFT JOIN LATERAL (
+         SELECT time FROM (
+           SELECT time, tid, address, x.before + sum(coalesce(builder_fee, 0)) OVER (ORDER BY time, tid, address) AS total
+           FROM fills
+           WHERE coin = ANY(x.coins) AND time >= x.hour AND time < x.hour + interval '1 hour' AND lower(builder) = $1
+         ) hour_fills
+         WHERE total >= x.level ORDER BY time, tid, address LIMIT 1
+       ) f ON TRUE
+       ORDER BY x.ord`,
+      [builder.toLowerCase(), levels],
+    );
+    return rows.map((r) => ({ level: r.level, time: r.time === null ? null : Number(r.time) }));
   }
 }

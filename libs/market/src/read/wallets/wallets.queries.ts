@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import { epochMs, ListQuery, type SqlRunner } from '#database';
+import type { WalletOrderField } from './wallets.types.js';
+
+/** A wallets row as a profile reads it: decimals exact text (trim_scale: the digits big.js would give), times epoch ms. */
+export interface WalletProfileRecord {
+  address: string;
+  xUserId: string | null;
+  displayName: string | null;
+  emoji: string | null;
+  verified: boolean;
+  sizeSegmentId: number;
+  pnlSegmentId: number;
+  favoriteCount: number;
+  totalEquity: string;
+  earliestActivityAt: number;
+  perpPnl: string;
+  perpEquity: string;
+  exposureRatio: string | null;
+  perpBias: string | null;
+  openValue: string;
+  sumUpnl: string;
+  closestLiqCoin: string | null;
+  closestLiqProgress: string | null;
+}
+
+/** The columns WALLET_PROFILE_COLUMNS selects, as node-postgres gives them. */
+export interface WalletProfileRow {
+  address: string;
+  x_user_id: string | null;
+  display_name: string | null;
+  emoji: string | null;
+  verified: boolean;
+  size_segment_id: number;
+  pnl_segment_id: number;
+  favorite_count: number;
+  total_equity: string;
+  earliest_activity_at: string;
+  perp_pnl: string;
+  perp_equity: string;
+  exposure_ratio: string | null;
+  perp_bias: string | null;
+  open_value: string;
+  sum_upnl: string;
+  closest_liq_coin: string | null;
+  closest_liq_progress: string | null;
+}
+
+const txt = (expression: string): string => `trim_scale(${expression})::text`;
+
+/**
+ * The profile columns of a wallets row (aliased `w` unless given). The output names equal column names: an ORDER BY
+ * next to them must name `w.<column>` (a bare name would sort by the text).
+ */
+export const walletProfileColumns = (w = 'w'): string => `
+  ${w}.address, ${w}.x_user_id, ${w}.display_name, ${w}.emoji, ${w}.verified, ${w}.size_segment_id, ${w}.pnl_segment_id, ${w}.favorite_count,
+  ${txt(`${w}.total_equity`)} AS total_equity, ${epochMs(`${w}.earliest_activity_at`)} AS earliest_activity_at,
+  ${txt(`${w}.perp_pnl`)} AS perp_pnl, ${txt(`${w}.perp_equity`)} AS perp_equity, ${txt(`${w}.exposure_ratio`)} AS exposure_ratio,
+  ${txt(`${w}.perp_bias`)} AS perp_bias, ${txt(`${w}.open_value`)} AS open_value, ${txt(`${w}.sum_upnl`)} AS sum_upnl,
+  ${w}.closest_liq_coin, ${txt(`${w}.closest_liq_progress`)} AS closest_liq_progress`;
+
+export const WALLET_PROFILE_COLUMNS = walletProfileColumns();
+
+export function toWalletProfileRecord(r: WalletProfileRow): WalletProfileRecord {
+  return {
+    address: r.address,
+    xUserId: r.x_user_id,
+    displayName: r.display_name,
+    emoji: r.emoji,
+    verified: r.verified,
+    sizeSegmentId: Number(r.size_segment_id),
+    pnlSegmentId: Number(r.pnl_segment_id),
+    favoriteCount: Number(r.favorite_count),
+    totalEquity: r.total_equity,
+    earliestActivityAt: Number(r.earliest_activity_at),
+    perpPnl: r.perp_pnl,
+    perpEquity: r.perp_equity,
+    exposureRatio: r.exposure_ratio,
+    perpBias: r.perp_bias,
+    openValue: r.open_value,
+    sumUpnl: r.sum_upnl,
+    closestLiqCoin: r.closest_liq_coin,
+    closestLiqProgress: r.closest_liq_progress,
+  };
+}
+
+/** The wallets column of each sort field (fixed names, never caller text), and whether it can be null. */
+const ORDER_COLUMN: Readonly<Record<WalletOrderField, { column: string; nullable: boolean }>> = {
+  address: { column: 'address', nullable: false },
+  totalEquity: { column: 'total_equity', nullable: false },
+  earliestActivityAt: { column: 'earliest_activity_at', nullable: false },
+  perpPnl: { column: 'perp_pnl', nullable: false },
+  perpEquity: { column: 'perp_equity', nullable: false },
+  perpBias: { column: 'perp_bias', nullable: true },
+  openValue: { column: 'open_value', nullable: false },
+  sumUpnl: { column: 'sum_upnl', nullable: false },
+  closestLiqProgress: { column: 'closest_liq_progress', nullable: true },
+  countOpenPositions: { column: 'count_open_positions', nullable: false },
+  exposureRatio: { column: 'exposure_ratio', nullable: true },
+};
+
+export interface WalletsQuery {
+  orderBy: WalletOrderField;
+  descending: boolean;
+  offset: number;
+  limit: number;
+  /** Cohort ids: wallets whose size or pnl cohort is one of them. */
+  segmentIds?: readonly number[];
+  hasOpenPositions?: boolean;
+  /** Lower case. */
+  address?: string;
+}
+
+/**
+ * The ORDER BY of a sort field: the field, then the address in the same direction (a total order, so
+ * offset pages never repeat or skip a wallet); nulls last either way. NULLS LAST is written only for the
+ * nullable columns: on a NOT NULL column it would keep a descending sort off its index.
+ */
+function orderBy(field: WalletOrderField, descending: boolean): string {
+  const { column, nullable } = ORDER_COLUMN[field];
+  const direction = descending ? 'DESC' : 'ASC';
+  const key = `w.${column} ${direction}${nullable ? ' NULLS LAST' : ''}`;
+  return column === 'address' ? key : `${key}, w.address ${direction}`;
+}
+
+/** What the wallet routes read of the `wallets` table the state writer keeps. */
+@Injectable()
+export class WalletsQueries {
+  /**
+   * One offset page of the wallets matching the filters, with their number. The page sorts only the
+   * addresses (a top-N sort of narrow rows, or an index walk for address, age and position count) and
+   * then reads the profiles of those at most `limit` rows. Run both in one snapshot (a repeatable-read
+   * transaction) so the count and the page agree.
+   */
+  async page(q: SqlRunner, query: WalletsQuery): Promise<{ totalCount: number; records: WalletProfileRecord[] }> {
+    const list = new ListQuery().whereDefined('w.address = ?', query.address);
+    if (query.segmentIds) list.where('w.size_segment_id = ANY(?::smallint[]) OR w.pnl_segment_id = ANY(?::smallint[])', query.segmentIds, query.segmentIds);
+    if (query.hasOpenPositions !== undefined) list.where(query.hasOpenPositions ? 'w.count_open_positions > 0' : 'w.count_open_positions = 0');
+    const [{ n }]: Array<{ n: number }> = await q.query(`SELECT count(*)::int AS n FROM wallets w WHERE ${list.condition}`, [...list.params]);
+    // Past the last wallet the page is empty: no sort for it.
+    if (query.offset >= n) return { totalCount: n, records: [] };
+    const order = orderBy(query.orderBy, query.descending);
+    const rows: WalletProfileRow[] = await q.query(
+      `SELECT ${WALLET_PROFILE_COLUMNS}
+       FROM wallets w
+       WHERE w.address IN (SELECT w.address FROM wallets w WHERE ${list.condition} ORDER BY ${order} OFFSET ${list.param(query.offset)} LIMIT ${list.param(query.limit)})
+       ORDER BY ${order}`,
+      list.params,
+    );
+    return { totalCount: n, records: rows.map(toWalletProfileRecord) };
+  }
+
+  /** One wallet by its lower-case address; null when the service has not seen it. */
+  async byAddress(q: SqlRunner, address: string): Promise<WalletProfileRecord | null> {
+    const rows: WalletProfileRow[] = await q.query(`SELECT ${WALLET_PROFILE_COLUMNS} FROM wallets w WHERE w.address = $1`, [address]);
+    return rows[0] ? toWalletProfileRecord(rows[0]) : null;
+  }
+}
