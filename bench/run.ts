@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { analyticsBenchmark } from './benchmarks/analytics.bench.js';
 import { fillsIngestBenchmark } from './benchmarks/fills-ingest.bench.js';
 import { firstStartBenchmark } from './benchmarks/first-start.bench.js';
 import { orderSnapshotsBenchmark } from './benchmarks/order-snapshots.bench.js';
@@ -13,6 +14,7 @@ const BENCHMARKS: Record<string, () => Promise<{ name: string; table: Array<Reco
   'fills-ingest': fillsIngestBenchmark,
   'order-snapshots': orderSnapshotsBenchmark,
   'first-start': firstStartBenchmark,
+  analytics: analyticsBenchmark,
 };
 
 const wanted = process.argv.slice(2);

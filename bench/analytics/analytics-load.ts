@@ -1,0 +1,93 @@
+import autocannon from 'autocannon';
+import pg from 'pg';
+import type { SqlRunner } from '#database';
+import { median } from '../support.js';
+import { sqlRunner } from './analytics-database.js';
+
+export interface Measured {
+  requests: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/**
+ * autocannon on `paths` in turn (each request takes the next, so the connections spread over the
+ * variants instead of asking for one cached row together). A redirect is not followed; with
+ * `redirects` a 3xx counts as success (the export routes answer 302), otherwise only a 2xx does, and any
+ * other answer or error fails the run.
+ */
+export async function loadPaths(
+  origin: string,
+  paths: readonly string[],
+  options: { connections: number; seconds: number; headers: Record<string, string>; redirects?: boolean; warmUp?: boolean },
+): Promise<Measured> {
+  let next = 0;
+  const result = await autocannon({
+    url: origin,
+    connections: options.connections,
+    duration: options.seconds,
+    headers: options.headers,
+    // A slow route under load must show as slow, not as failed.
+    timeout: 120,
+    requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
+  });
+  const failed = result['1xx'] + result['4xx'] + result['5xx'] + (options.redirects ? 0 : result['3xx']) + result.errors + result.timeouts;
+  if (failed > 0) {
+    const codes = Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => `${code}: ${s.count}`).join(', ');
+    throw new Error(`${paths[0]}: ${failed} failed requests (status counts ${codes}; ${result.errors} errors, ${result.timeouts} timeouts)`);
+  }
+  const ok = result['2xx'] + (options.redirects ? result['3xx'] : 0);
+  // A warm-up of a route slower than its length completes nothing, and that is no failure.
+  if (ok === 0 && !options.warmUp) throw new Error(`${paths[0]}: no request completed in ${options.seconds} s`);
+  return { requests: ok, requestsPerSecond: ok / result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99 };
+}
+
+/**
+ * The same work straight against Postgres: `concurrency` loops, each on a pg client of its own, calling
+ * `run` back to back for `seconds` (after `warmUpSeconds` of the same); latency is each call's round
+ * trip as this process sees it, results parsed as the api's driver parses them.
+ */
+export async function loadSql(
+  databaseUrl: string,
+  run: (q: SqlRunner, i: number) => Promise<unknown>,
+  options: { concurrency: number; seconds: number; warmUpSeconds: number },
+): Promise<Measured> {
+  const clients = await Promise.all(
+    Array.from({ length: options.concurrency }, async () => {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      return client;
+    }),
+  );
+  try {
+    let call = 0;
+    const loops = async (seconds: number, latencies: number[] | null): Promise<number> => {
+      const started = performance.now();
+      const until = started + seconds * 1000;
+      await Promise.all(
+        clients.map(async (client) => {
+          const q = sqlRunner(client);
+          while (performance.now() < until) {
+            const t0 = performance.now();
+            await run(q, call++);
+            latencies?.push(performance.now() - t0);
+          }
+        }),
+      );
+      return (performance.now() - started) / 1000;
+    };
+    await loops(options.warmUpSeconds, null);
+    const latencies: number[] = [];
+    const elapsed = await loops(options.seconds, latencies);
+    latencies.sort((a, b) => a - b);
+    return {
+      requests: latencies.length,
+      requestsPerSecond: latencies.length / elapsed,
+      p50Ms: median(latencies),
+      p99Ms: latencies[Math.min(latencies.length - 1, Math.ceil(latencies.length * 0.99) - 1)]!,
+    };
+  } finally {
+    await Promise.all(clients.map((c) => c.end()));
+  }
+}

@@ -1,0 +1,164 @@
+import { NestFactory } from '@nestjs/core';
+import { rm } from 'node:fs/promises';
+import os, { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { ConsumerService } from '#auth';
+import { loadConfig } from '#config';
+import { runMigrations } from '#database';
+import { preflight, resetRedisPrefix } from '#runtime';
+import { CliModule } from '../../apps/cli/src/cli.module.js';
+import { ensureAnalyticsDataset } from '../analytics/analytics-database.js';
+import { AnalyticsDataset, analyticsSettings } from '../analytics/analytics-dataset.js';
+import { analyticsEndpoints, type Endpoint, type QueryInputs } from '../analytics/analytics-endpoints.js';
+import { type ExportTiming, timeExport } from '../analytics/analytics-exports.js';
+import { loadPaths, loadSql, type Measured } from '../analytics/analytics-load.js';
+import { progress, startServer, stopServer } from '../support.js';
+
+/**
+ * `npm run bench -- analytics`: the analytics routes of the real api on an exchange-scale dataset
+ * (bench/analytics: 200,000 wallets, 500,000 open positions, 10 million fills, 30 days of state
+ * updates by default, loaded once and kept): latency and throughput of each route under 16 connections,
+ * the time an export takes to build its file, and the heavy routes against their own SQL run straight
+ * on Postgres at the same concurrency.
+ */
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tidewatch_bench_analytics';
+const CONNECTIONS = 16;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const WARM_UP_SECONDS = 2;
+const EXPORT_RUNS = 5;
+const PORT = 3921;
+const TARGET = { listP99Ms: 50, exportMs: 2_000, sqlRatio: 1.5 };
+const EXPORT_DIR = join(tmpdir(), 'tidewatch-bench-analytics-exports');
+
+const ENV = {
+  DATABASE_URL,
+  REDIS_PREFIX: 'twbench-analytics',
+  JWT_SECRET: 'tidewatch-bench-secret-0123456789',
+  LOG_LEVEL: 'info',
+  EXPORT_STORE: 'local',
+  EXPORT_DIR,
+};
+
+/** A consumer whose custom limits the load cannot reach, so every request runs the whole pipeline and is answered by the route. */
+async function benchConsumerToken(): Promise<string> {
+  Object.assign(process.env, ENV);
+  const config = loadConfig();
+  await preflight(config);
+  await runMigrations(config.DATABASE_URL);
+  await resetRedisPrefix(config.REDIS_URL, config.REDIS_PREFIX);
+  const app = await NestFactory.createApplicationContext(CliModule, { logger: false });
+  try {
+    const { token } = await app.get(ConsumerService).create({ name: 'bench-analytics', plan: 'tier4', rateLimitPerMinute: 1_000_000_000, usageLimit: 1_000_000_000_000 });
+    return token;
+  } finally {
+    await app.close();
+  }
+}
+
+/** Wallets the address routes ask for, and the market with the most open positions, read from the loaded data. */
+async function queryInputs(): Promise<QueryInputs & { bigCoin: string }> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const column = async (sql: string) => (await client.query<{ v: string }>(sql)).rows.map((r) => r.v);
+    return {
+      liquidationAddresses: await column(`SELECT address AS v FROM fills WHERE liquidated_user IS NOT NULL GROUP BY address ORDER BY count(*) DESC, address LIMIT 8`),
+      positionWallets: await column(`SELECT address AS v FROM wallets WHERE count_open_positions >= 3 ORDER BY address LIMIT 64`),
+      bigCoin: (await column(`SELECT coin AS v FROM positions WHERE close_time IS NULL GROUP BY coin ORDER BY count(*) DESC LIMIT 1`))[0]!,
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+const ms = (value: number): string => value.toFixed(1);
+const row = (endpoint: string, m: Measured | null, target: string, met: boolean | null) => ({
+  endpoint,
+  'p50 ms': m ? ms(m.p50Ms) : '',
+  'p99 ms': m ? ms(m.p99Ms) : '',
+  'req/s': m ? Math.round(m.requestsPerSecond) : '',
+  target,
+  'met?': met === null ? '' : met ? 'yes' : 'NO',
+});
+
+export async function analyticsBenchmark() {
+  const settings = analyticsSettings();
+  const dataset = await ensureAnalyticsDataset(DATABASE_URL, settings, progress);
+  const inputs = await queryInputs();
+  const endpoints = analyticsEndpoints(new AnalyticsDataset(settings), inputs, inputs.bigCoin);
+  const token = await benchConsumerToken();
+  const headers = { authorization: `Bearer ${token}` };
+  const origin = `http://127.0.0.1:${PORT}`;
+
+  // The machine's load when the run began and ended: other work on a shared 2-core host shows in every figure.
+  const loadAverage = { before: os.loadavg().map((l) => Number(l.toFixed(2))), after: [] as number[] };
+  const measured = new Map<Endpoint, Measured>();
+  const exports: ExportTiming[] = [];
+  const server = await startServer('segments-api.server.js', { ...ENV, PORT: String(PORT) });
+  try {
+    for (const endpoint of endpoints) {
+      const options = { connections: CONNECTIONS, headers, redirects: endpoint.redirects };
+      // An export's file is built by the first request; the load measures the route once it is (the build is timed below).
+      if (endpoint.redirects) await fetch(`${origin}${endpoint.paths[0]}`, { headers, redirect: 'manual' });
+      await loadPaths(origin, endpoint.paths, { ...options, seconds: WARM_UP_SECONDS, warmUp: true });
+      const result = await loadPaths(origin, endpoint.paths, { ...options, seconds: SECONDS });
+      measured.set(endpoint, result);
+      progress(`${endpoint.name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${ms(result.p50Ms)} ms, p99 ${ms(result.p99Ms)} ms`);
+    }
+    for (const endpoint of endpoints.filter((e) => e.redirects)) {
+      const timing = await timeExport(origin, endpoint.paths[0]!, token, EXPORT_DIR, EXPORT_RUNS);
+      exports.push(timing);
+      progress(`${timing.path}: file ready in ${timing.runsMs.join(', ')} ms (${timing.bytes} bytes)`);
+    }
+  } finally {
+    await stopServer(server);
+    await rm(EXPORT_DIR, { recursive: true, force: true });
+  }
+
+  const sql = new Map<Endpoint, Measured>();
+  for (const endpoint of endpoints.filter((e) => e.sql)) {
+    const result = await loadSql(DATABASE_URL, endpoint.sql!, { concurrency: CONNECTIONS, seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS });
+    sql.set(endpoint, result);
+    progress(`SQL of ${endpoint.name}: ${Math.round(result.requestsPerSecond)} q/s, p50 ${ms(result.p50Ms)} ms, p99 ${ms(result.p99Ms)} ms`);
+  }
+
+  loadAverage.after = os.loadavg().map((l) => Number(l.toFixed(2)));
+  const table: Array<Record<string, string | number>> = [];
+  const ratios = [];
+  for (const endpoint of endpoints) {
+    const e = measured.get(endpoint)!;
+    table.push(endpoint.list ? row(endpoint.name, e, `p99 < ${TARGET.listP99Ms} ms`, e.p99Ms < TARGET.listP99Ms) : row(endpoint.name, e, '', null));
+    const s = sql.get(endpoint);
+    if (!s) continue;
+    const p50 = e.p50Ms / s.p50Ms;
+    const throughput = e.requestsPerSecond / s.requestsPerSecond;
+    const met = p50 <= TARGET.sqlRatio && throughput >= 1 / TARGET.sqlRatio;
+    table.push(row('  its SQL, straight on Postgres', s, '', null));
+    table.push({ endpoint: '  endpoint / SQL: p50, req/s', 'p50 ms': `${p50.toFixed(2)}x`, 'p99 ms': '', 'req/s': `${throughput.toFixed(2)}x`, target: `within ${TARGET.sqlRatio}x`, 'met?': met ? 'yes' : 'NO' });
+    ratios.push({ endpoint: endpoint.name, sql: s, p50Ratio: Number(p50.toFixed(3)), requestsPerSecondRatio: Number(throughput.toFixed(3)), met });
+  }
+  for (const timing of exports) {
+    table.push({
+      endpoint: `${timing.path.replace('/api/external/', '')}: file ready, first request (median of ${EXPORT_RUNS})`,
+      'p50 ms': ms(timing.medianMs),
+      'p99 ms': ms(Math.max(...timing.runsMs)),
+      'req/s': '',
+      target: `< ${TARGET.exportMs} ms`,
+      'met?': timing.medianMs < TARGET.exportMs ? 'yes' : 'NO',
+    });
+  }
+  table.push({ endpoint: `dataset load: ${dataset.loadSeconds.total} s${dataset.reused ? ' (an earlier run\'s, reused)' : ''}`, 'p50 ms': '', 'p99 ms': '', 'req/s': '', target: '', 'met?': '' });
+
+  return {
+    name: 'analytics',
+    settings: { ...settings, connections: CONNECTIONS, secondsPerRun: SECONDS, warmUpSeconds: WARM_UP_SECONDS, exportRuns: EXPORT_RUNS, inputs },
+    dataset,
+    loadAverage,
+    endpoints: endpoints.map((e) => ({ name: e.name, paths: e.paths, list: e.list, ...measured.get(e)! })),
+    sqlRatios: ratios,
+    exports,
+    target: TARGET,
+    table,
+  };
+}
