@@ -1,4 +1,10 @@
 import autocannon from 'autocannon';
+import { NestFactory } from '@nestjs/core';
+import { ConsumerService } from '#auth';
+import { loadConfig } from '#config';
+import { runMigrations } from '#database';
+import { preflight, resetRedisPrefix } from '#runtime';
+import { CliModule } from '../apps/cli/src/cli.module.js';
 import { ChildProcess, spawn } from 'node:child_process';
 import pg from 'pg';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -104,4 +110,24 @@ export function dropDatabase(databaseUrl: string): Promise<void> {
   return onServer(databaseUrl, async (admin, name) => {
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   });
+}
+
+/**
+ * Points this process at a benchmark's settings, migrates, empties its Redis keys and creates a consumer
+ * whose custom limits the load cannot reach, so every request runs the whole pipeline and is answered by
+ * the route. Returns its token.
+ */
+export async function benchConsumerToken(env: Record<string, string>, name: string): Promise<string> {
+  Object.assign(process.env, env);
+  const config = loadConfig();
+  await preflight(config);
+  await runMigrations(config.DATABASE_URL);
+  await resetRedisPrefix(config.REDIS_URL, config.REDIS_PREFIX);
+  const app = await NestFactory.createApplicationContext(CliModule, { logger: false });
+  try {
+    const { token } = await app.get(ConsumerService).create({ name, plan: 'tier4', rateLimitPerMinute: 1_000_000_000, usageLimit: 1_000_000_000_000 });
+    return token;
+  } finally {
+    await app.close();
+  }
 }

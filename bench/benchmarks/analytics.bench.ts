@@ -1,19 +1,13 @@
-import { NestFactory } from '@nestjs/core';
 import { rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { ConsumerService } from '#auth';
-import { loadConfig } from '#config';
-import { runMigrations } from '#database';
-import { preflight, resetRedisPrefix } from '#runtime';
-import { CliModule } from '../../apps/cli/src/cli.module.js';
 import { ensureAnalyticsDataset } from '../analytics/analytics-database.js';
 import { AnalyticsDataset, analyticsSettings } from '../analytics/analytics-dataset.js';
 import { analyticsEndpoints, type Endpoint, type QueryInputs } from '../analytics/analytics-endpoints.js';
 import { type ExportTiming, timeExport } from '../analytics/analytics-exports.js';
 import { loadPaths, loadSql, type Measured } from '../analytics/analytics-load.js';
-import { progress, startServer, stopServer } from '../support.js';
+import { benchConsumerToken, progress, startServer, stopServer } from '../support.js';
 
 /**
  * `npm run bench -- analytics`: the analytics routes of the real api on an exchange-scale dataset
@@ -39,22 +33,6 @@ const ENV = {
   EXPORT_STORE: 'local',
   EXPORT_DIR,
 };
-
-/** A consumer whose custom limits the load cannot reach, so every request runs the whole pipeline and is answered by the route. */
-async function benchConsumerToken(): Promise<string> {
-  Object.assign(process.env, ENV);
-  const config = loadConfig();
-  await preflight(config);
-  await runMigrations(config.DATABASE_URL);
-  await resetRedisPrefix(config.REDIS_URL, config.REDIS_PREFIX);
-  const app = await NestFactory.createApplicationContext(CliModule, { logger: false });
-  try {
-    const { token } = await app.get(ConsumerService).create({ name: 'bench-analytics', plan: 'tier4', rateLimitPerMinute: 1_000_000_000, usageLimit: 1_000_000_000_000 });
-    return token;
-  } finally {
-    await app.close();
-  }
-}
 
 /** Wallets the address routes ask for, and the market with the most open positions, read from the loaded data. */
 async function queryInputs(): Promise<QueryInputs & { bigCoin: string }> {
@@ -87,7 +65,7 @@ export async function analyticsBenchmark() {
   const dataset = await ensureAnalyticsDataset(DATABASE_URL, settings, progress);
   const inputs = await queryInputs();
   const endpoints = analyticsEndpoints(new AnalyticsDataset(settings), inputs, inputs.bigCoin);
-  const token = await benchConsumerToken();
+  const token = await benchConsumerToken(ENV, 'bench-analytics');
   const headers = { authorization: `Bearer ${token}` };
   const origin = `http://127.0.0.1:${PORT}`;
 

@@ -1,10 +1,4 @@
-import { NestFactory } from '@nestjs/core';
-import { ConsumerService } from '#auth';
-import { loadConfig } from '#config';
-import { runMigrations } from '#database';
-import { preflight, resetRedisPrefix } from '#runtime';
-import { CliModule } from '../../apps/cli/src/cli.module.js';
-import { LoadResult, load, median, progress, startServer, stopServer } from '../support.js';
+import { benchConsumerToken, LoadResult, load, median, progress, startServer, stopServer } from '../support.js';
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -18,22 +12,6 @@ const ENV = {
   LOG_LEVEL: 'info',
 };
 
-/** A consumer whose custom limits the load cannot reach, so every request runs the whole pipeline and gets a 200. */
-async function benchConsumerToken(): Promise<string> {
-  Object.assign(process.env, ENV);
-  const config = loadConfig();
-  await preflight(config);
-  await runMigrations(config.DATABASE_URL);
-  await resetRedisPrefix(config.REDIS_URL, config.REDIS_PREFIX);
-  const app = await NestFactory.createApplicationContext(CliModule, { logger: false });
-  try {
-    const { token } = await app.get(ConsumerService).create({ name: 'bench', plan: 'tier4', rateLimitPerMinute: 1_000_000_000, usageLimit: 1_000_000_000_000 });
-    return token;
-  } finally {
-    await app.close();
-  }
-}
-
 function checked(id: string, result: LoadResult): LoadResult {
   if (result.non2xx || result.errors) throw new Error(`server ${id} answered ${result.non2xx} non-2xx and ${result.errors} errors`);
   return result;
@@ -46,7 +24,7 @@ const SERVERS = [
 ] as const;
 
 export async function segmentsBenchmark() {
-  const token = await benchConsumerToken();
+  const token = await benchConsumerToken(ENV, 'bench');
   const runs: Record<string, LoadResult[]> = { a: [], b: [], c: [] };
   const sideBySide: Array<{ a: LoadResult; b: LoadResult }> = [];
   const url = (server: (typeof SERVERS)[number]) => `http://127.0.0.1:${server.port}${PATH}`;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import Big from 'big.js';
 import { DataSource } from 'typeorm';
-import { type ExchangeState, nodeTime, type PositionStateRecord, type WalletStateRecord } from '#exchange';
-import { dumpTables, feedBlock, openFactsDatabase, parseLine, resetDatabase, startedWriter, useTestEnvironment } from '#testing';
+import { nodeTime } from '#exchange';
+import { dumpTables, exchangeState, feedBlock, openFactsDatabase, parseLine, positionState, resetDatabase, startedWriter, useTestEnvironment, walletState } from '#testing';
 import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { pnlSegmentFor, sizeSegmentFor } from '../segments/segments.js';
 import { InvalidStateError, MarketStateWriter } from './market-state.writer.js';
@@ -19,27 +19,9 @@ const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 const A = address(0xa);
 const B = address(0xb);
 
-function wallet(addr: string, fields: Partial<WalletStateRecord> = {}): WalletStateRecord {
-  return { address: addr, perpEquity: '1000', allTimePnl: '0', spotHype: '0', stakedHype: '0', positions: [], ...fields };
-}
-
-function position(coin: string, fields: Partial<PositionStateRecord> = {}): PositionStateRecord {
-  return {
-    coin,
-    szi: '1',
-    entryPx: '100',
-    positionValue: '100',
-    unrealizedPnl: '0',
-    liquidationPx: null,
-    leverageType: 'cross',
-    leverage: 5,
-    marginUsed: '20',
-    fundingSinceOpen: '0',
-    ...fields,
-  };
-}
-
-const state = (height: number, timeMs: number, wallets: WalletStateRecord[], hypePx: string | null = '40'): ExchangeState => ({ height, timeMs, hypePx, wallets });
+const wallet = walletState;
+const position = positionState;
+const state = exchangeState;
 
 /** One hl-node fill line of `addr` (the real format, read by the real parser). */
 async function storeFill(addr: string, fill: { coin: string; side: 'A' | 'B'; sz: string; startPosition: string; timeMs: number; tid: number }): Promise<void> {
