@@ -1,16 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { HOLDER_FIELDS, HOLDERS_MAX_LIMIT, HOLDERS_MAX_OFFSET, type HolderField } from '#market';
-import { PageLimit } from '../http/query-fields.js';
+import { PageLimit, PageOffset } from '../http/query-fields.js';
 
 export class HoldersQueryDto {
-  @ApiPropertyOptional({ minimum: 0, maximum: HOLDERS_MAX_OFFSET, default: 0, description: 'Holders to skip' })
-  @IsOptional()
-  @Type(() => Number)
-  @Max(HOLDERS_MAX_OFFSET)
-  @Min(0)
-  @IsInt() // checked first: 'x' is not an integer rather than below 0
+  @PageOffset(HOLDERS_MAX_OFFSET, 'Holders to skip')
   offset?: number;
 
   @PageLimit(HOLDERS_MAX_LIMIT, 'Holders per page')

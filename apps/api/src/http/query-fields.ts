@@ -28,3 +28,8 @@ export function QueryTime(field: string, description: string) {
 export function PlainIntegerId() {
   return applyDecorators(IsInt(), Transform(({ value }) => (typeof value === 'string' && /^-?[0-9]+$/.test(value) ? Number(value) : value)));
 }
+
+/** An optional number of records to skip, from 0 to `max` (a bound that keeps Postgres' OFFSET in range). */
+export function PageOffset(max: number, description: string) {
+  return applyDecorators(IsInt(), Min(0), Max(max), Type(() => Number), IsOptional(), ApiPropertyOptional({ minimum: 0, maximum: max, default: 0, description }));
+}

@@ -1,15 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_LIMITS, LEADERBOARD_MAX_OFFSET, PNL_FIELDS, type PnlField } from '#market';
+import { PageOffset } from '../http/query-fields.js';
 
 export class PnlLeaderboardQueryDto {
-  @ApiPropertyOptional({ minimum: 0, maximum: LEADERBOARD_MAX_OFFSET, default: 0, description: 'Wallets to skip' })
-  @IsOptional()
-  @Type(() => Number)
-  @Max(LEADERBOARD_MAX_OFFSET)
-  @Min(0)
-  @IsInt() // checked first: 'x' is not an integer rather than below 0
+  @PageOffset(LEADERBOARD_MAX_OFFSET, 'Wallets to skip')
   offset?: number;
 
   @ApiPropertyOptional({ enum: LEADERBOARD_LIMITS, default: LEADERBOARD_DEFAULT_LIMIT, description: 'Wallets per page: 25, 50 or 100' })

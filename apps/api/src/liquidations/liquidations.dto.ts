@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
 import { LIQUIDATION_FILLS_MAX_LIMIT, LIQUIDATION_RISK_MAX_LIMIT } from '#market';
-import { NextCursor, PageLimit, PlainIntegerId, QueryTime } from '../http/query-fields.js';
+import { NextCursor, PageLimit, PageOffset, PlainIntegerId, QueryTime } from '../http/query-fields.js';
 
 const ADDRESS = /^0x[0-9a-f]{40}$/i;
 
@@ -78,13 +77,7 @@ export class LiquidationRiskParamsDto {
 }
 
 export class LiquidationRiskQueryDto {
-  @ApiPropertyOptional({ minimum: 0, maximum: LIQUIDATION_RISK_MAX_OFFSET, default: 0, description: 'Coins to skip' })
-  @IsOptional()
-  @Type(() => Number)
-  // Past any number of markets, and within what Postgres takes as an OFFSET.
-  @Max(LIQUIDATION_RISK_MAX_OFFSET)
-  @Min(0)
-  @IsInt() // checked first: 'x' is not an integer rather than below 0
+  @PageOffset(LIQUIDATION_RISK_MAX_OFFSET, 'Coins to skip')
   offset?: number;
 
   @PageLimit(LIQUIDATION_RISK_MAX_LIMIT, 'Coins per page')

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsBoolean, IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { SEGMENT_IDS, WALLET_ORDER_FIELDS, WALLETS_DEFAULT_ORDER_BY, WALLETS_MAX_LIMIT, WALLETS_MAX_OFFSET, type WalletOrderField } from '#market';
-import { PageLimit } from '../http/query-fields.js';
+import { PageLimit, PageOffset } from '../http/query-fields.js';
 
 const WALLET_ADDRESS = /^0x[0-9a-f]{40}$/i;
 
@@ -21,12 +21,7 @@ export const WALLETS_ORDER_RULE =
   'liquidation price) come last in both directions.';
 
 export class WalletsQueryDto {
-  @ApiPropertyOptional({ minimum: 0, maximum: WALLETS_MAX_OFFSET, default: 0, description: 'Wallets to skip' })
-  @IsOptional()
-  @Type(() => Number)
-  @Max(WALLETS_MAX_OFFSET)
-  @Min(0)
-  @IsInt() // checked first: 'x' is not an integer rather than below 0
+  @PageOffset(WALLETS_MAX_OFFSET, 'Wallets to skip')
   offset?: number;
 
   @PageLimit(WALLETS_MAX_LIMIT, 'Wallets per page')
