@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { alertsDispatchBenchmark } from './benchmarks/alerts-dispatch.bench.js';
 import { analyticsBenchmark } from './benchmarks/analytics.bench.js';
 import { fillsIngestBenchmark } from './benchmarks/fills-ingest.bench.js';
 import { firstStartBenchmark } from './benchmarks/first-start.bench.js';
@@ -15,6 +16,7 @@ const BENCHMARKS: Record<string, () => Promise<{ name: string; table: Array<Reco
   'order-snapshots': orderSnapshotsBenchmark,
   'first-start': firstStartBenchmark,
   analytics: analyticsBenchmark,
+  'alerts-dispatch': alertsDispatchBenchmark,
 };
 
 const wanted = process.argv.slice(2);

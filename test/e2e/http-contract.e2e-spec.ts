@@ -221,7 +221,29 @@ describe('HTTP contract', () => {
       '/api/wallets/{address}',
     ];
     const accountWrites = '/api/favorites/accounts/{address}';
-    expect(Object.keys(doc.paths).sort()).toEqual([...external, accountWrites, '/exports/files/{kind}/{coin}/{file}', '/health', '/metrics'].sort());
+    // Alert management: every method of every path, each with the bearer scheme.
+    const alerts: Record<string, string[]> = {
+      '/events': ['get', 'post'],
+      '/events/{id}': ['delete', 'get', 'patch'],
+      '/events/{id}/pause': ['post'],
+      '/events/{id}/resume': ['post'],
+      '/events/endpoints': ['get', 'post'],
+      '/events/endpoints/{id}': ['delete', 'get', 'patch'],
+      '/events/endpoints/{id}/pause': ['post'],
+      '/events/endpoints/{id}/resume': ['post'],
+      '/events/endpoints/{id}/health': ['get'],
+      '/events/endpoints/{id}/deliveries': ['get'],
+      '/events/endpoints/{id}/replay': ['post'],
+      '/events/deliveries/{deliveryId}/retry': ['post'],
+    };
+    expect(Object.keys(doc.paths).sort()).toEqual([...external, ...Object.keys(alerts), accountWrites, '/exports/files/{kind}/{coin}/{file}', '/health', '/metrics'].sort());
+    for (const [path, methods] of Object.entries(alerts)) {
+      expect(Object.keys(doc.paths[path]).sort()).toEqual(methods);
+      for (const method of methods) {
+        expect(doc.paths[path][method].security).toEqual([{ bearer: [] }]);
+        expect(doc.paths[path][method].tags).toEqual(['alerts']);
+      }
+    }
     expect(Object.keys(doc.paths[accountWrites]).sort()).toEqual(['delete', 'put']);
     for (const method of ['put', 'delete']) expect(doc.paths[accountWrites][method].security).toEqual([{ bearer: [] }]);
     for (const path of external) {

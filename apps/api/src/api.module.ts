@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { AlertsManagementModule } from '#alerts';
 import { ApiAccessGuard, ApiAuthModule } from '#auth';
 import { DatabaseModule } from '#database';
 import { MarketReadModule } from '#market';
@@ -28,10 +29,13 @@ import { WalletsController } from './wallets/wallets.controller.js';
 import { FavoritesController } from './favorites/favorites.controller.js';
 import { AccountWalletController } from './accounts/account-wallet.controller.js';
 import { AccountSegmentSummaryController } from './accounts/account-segment-summary.controller.js';
+import { AlertRulesController } from './alerts/alert-rules.controller.js';
+import { WebhookDeliveriesController } from './alerts/webhook-deliveries.controller.js';
+import { WebhookEndpointsController } from './alerts/webhook-endpoints.controller.js';
 
 @Module({
-  imports: [RuntimeModule.forApp('api'), DatabaseModule, ApiAuthModule, MarketReadModule],
-  controllers: [LiquidationFillsController, LiquidationRiskController, ExportsController, ExportFilesController, SegmentsController, SegmentSummaryController, PositionsHeatmapController, PositionsController, OpenPositionsHistoryController, StateStatusController, BuildersController, LeaderboardsController, HoldersController, PositionMetricsController, UsageController, OrderSnapshotsController, ClosedTradesController, WalletsController, FavoritesController, AccountWalletController, AccountSegmentSummaryController, HealthController, MetricsController],
+  imports: [RuntimeModule.forApp('api'), DatabaseModule, ApiAuthModule, MarketReadModule, AlertsManagementModule],
+  controllers: [LiquidationFillsController, LiquidationRiskController, ExportsController, ExportFilesController, SegmentsController, SegmentSummaryController, PositionsHeatmapController, PositionsController, OpenPositionsHistoryController, StateStatusController, BuildersController, LeaderboardsController, HoldersController, PositionMetricsController, UsageController, OrderSnapshotsController, ClosedTradesController, WalletsController, FavoritesController, AccountWalletController, AccountSegmentSummaryController, WebhookEndpointsController, WebhookDeliveriesController, AlertRulesController, HealthController, MetricsController],
   providers: [RequestObserver, { provide: APP_GUARD, useExisting: ApiAccessGuard }],
 })
 export class ApiModule {}

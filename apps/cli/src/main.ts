@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
+import { TestDeliveryService } from '#alerts';
 import { ConsumerService } from '#auth';
 import { DomainError } from '#errors';
 import { prepareStartup } from '#runtime';
@@ -11,6 +13,7 @@ const USAGE = `Usage: npm run cli -- <command>
   consumer usage --consumer ID
   token issue --consumer ID [--label TEXT] [--expires-in SECONDS]
   token revoke --token-id ID
+  alerts test-endpoint --endpoint ID   (one signed test delivery; exit code 0 only when delivered)
   migrate
 Every command prints one JSON object on stdout.`;
 
@@ -23,6 +26,7 @@ const OPTIONS = {
   label: { type: 'string' },
   'expires-in': { type: 'string' },
   'token-id': { type: 'string' },
+  endpoint: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -54,8 +58,18 @@ function text(flag: 'name' | 'plan' | 'label' | 'token-id', required: boolean): 
   return value;
 }
 
-async function run(service: ConsumerService, command: string): Promise<unknown> {
+// 0: done. 1: refused, failed, or (test-endpoint) not delivered. 2: the command line is wrong.
+let exitCode = 0;
+
+async function run(app: INestApplicationContext, command: string): Promise<unknown> {
+  const service = app.get(ConsumerService);
   switch (command) {
+    case 'alerts test-endpoint': {
+      const report = await app.get(TestDeliveryService).send(integer('endpoint', true)!);
+      // The report is the answer either way; only a delivery the receiver accepted exits 0.
+      if (report.outcome !== 'delivered') exitCode = 1;
+      return report;
+    }
     case 'consumer create':
       return service.create({
         name: text('name', true)!,
@@ -87,9 +101,8 @@ if (command === 'migrate') {
   process.exit(0);
 }
 const app = await NestFactory.createApplicationContext(CliModule, { logger: false });
-let exitCode = 0;
 try {
-  const result = await run(app.get(ConsumerService), command);
+  const result = await run(app, command);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } catch (error) {
   // 2: the command line is wrong (the usage follows). 1: the command was refused (a DomainError: invalid

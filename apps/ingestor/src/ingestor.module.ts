@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AlertsOutboxModule } from '#alerts';
 import { DatabaseModule } from '#database';
 import { MarketWriteModule } from '#market';
 import { RuntimeModule } from '#runtime';
@@ -10,10 +11,10 @@ import { SimulatorFeedRunner } from './simulator-feed.runner.js';
 
 /**
  * The single writer of exchange data: one feed runner per EXCHANGE_SOURCE (each does nothing unless
- * chosen), the state updates, and the projections built from stored fills.
+ * chosen), the state updates, the projections built from stored fills, and the alert matcher's outbox.
  */
 @Module({
-  imports: [RuntimeModule.forApp('ingestor'), DatabaseModule, MarketWriteModule],
+  imports: [RuntimeModule.forApp('ingestor'), DatabaseModule, MarketWriteModule, AlertsOutboxModule],
   providers: [NodeFeedRunner, HyperliquidFeedRunner, SimulatorFeedRunner, InfoStateRunner, FillProjectionsRunner],
 })
 export class IngestorModule {}

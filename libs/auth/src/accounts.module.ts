@@ -4,6 +4,7 @@ import { AppConfig } from '#config';
 import { ConsumerDirectoryService } from './consumers/consumer-directory.service.js';
 import { ConsumerRepository } from './consumers/consumer.repository.js';
 import { ConsumerService } from './consumers/consumer.service.js';
+import { DeliveryUsageService } from './quota/delivery-usage.service.js';
 import { UsageMeterService } from './quota/usage-meter.service.js';
 import { UsageRepository } from './quota/usage.repository.js';
 import { ApiTokenRepository } from './tokens/api-token.repository.js';
@@ -17,7 +18,7 @@ import { TokenService } from './tokens/token.service.js';
       useFactory: (config: AppConfig) => ({ secret: config.JWT_SECRET, signOptions: { algorithm: 'HS256' } }),
     }),
   ],
-  providers: [ConsumerRepository, ApiTokenRepository, UsageRepository, ConsumerDirectoryService, TokenService, UsageMeterService, ConsumerService],
-  exports: [ApiTokenRepository, ConsumerDirectoryService, TokenService, UsageMeterService, ConsumerService],
+  providers: [ConsumerRepository, ApiTokenRepository, UsageRepository, ConsumerDirectoryService, TokenService, UsageMeterService, ConsumerService, DeliveryUsageService],
+  exports: [DeliveryUsageService, ApiTokenRepository, ConsumerDirectoryService, TokenService, UsageMeterService, ConsumerService],
 })
 export class AccountsModule {}

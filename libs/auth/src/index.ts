@@ -10,3 +10,4 @@ export * from './quota/quota-exceeded.exception.js';
 export * from './quota/usage-meter.service.js';
 export * from './tokens/token.service.js';
 export * from './guards/current-principal.decorator.js';
+export * from './quota/delivery-usage.service.js';

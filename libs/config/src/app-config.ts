@@ -109,6 +109,20 @@ export class AppConfig {
   @Transform(toBool)
   WEBHOOK_ALLOW_LOOPBACK = false;
 
+  /** Webhook requests one dispatcher process keeps in flight (each endpoint also has its own cap of 10). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  DISPATCHER_CONCURRENCY = 64;
+
+  /** A webhook request's whole time limit, in ms (connect: 5 s at most); past it the attempt is a retryable timeout. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  WEBHOOK_TIMEOUT_MS = 15_000;
+
   /** Where export downloads are kept: `local` (EXPORT_DIR, served by the api at signed paths) or `s3` (any S3-compatible store). */
   @IsIn(['local', 's3'])
   EXPORT_STORE: 'local' | 's3' = 'local';

@@ -1,5 +1,6 @@
 import type { NodeBlock, NodeStream } from '#exchange';
 import type { FillRow } from './fact-rows.js';
+import type { StoredPrice } from './market-prices.repository.js';
 
 /**
  * Where a feed stream stands, stored as JSON with the facts. Only `lastBlock` is read here (the
@@ -40,5 +41,7 @@ export interface FactsBatch {
   source: string;
   blocks: NodeBlock[];
   fills: FillRow[];
+  /** The last price of each coin traded in the batch as stored before it (absent: never traded before). */
+  previousPrices: ReadonlyMap<string, StoredPrice>;
   result: WriteBlocksResult;
 }

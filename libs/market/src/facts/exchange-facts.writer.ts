@@ -67,8 +67,8 @@ export class ExchangeFactsWriter {
       result.twapStatuses = await this.twapStatuses.insert(q, accepted.flatMap((b) => (b.stream === 'node_twap_statuses_by_block' ? twapStatusRows(b) : [])));
       result.ledgerUpdates = await this.ledgerUpdates.insert(q, misc.flatMap(ledgerUpdateRows));
       result.fundingPayments = await this.fundingPayments.insert(q, misc.flatMap(fundingPaymentRows));
-      await this.marketPrices.advance(q, lastPrices(fills));
-      const facts: FactsBatch = { source, blocks: accepted, fills, result };
+      const previousPrices = await this.marketPrices.advance(q, lastPrices(fills));
+      const facts: FactsBatch = { source, blocks: accepted, fills, previousPrices, result };
       await this.steps.runSteps(q, facts);
       await this.checkpoints.advance(q, source, positions);
       return facts;

@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '#auth';
+import { AppConfig } from '#config';
+import { WebhookSender } from '../dispatch/index.js';
+import { DeliveryQueue } from '../queue/delivery.queue.js';
+import { DeliveriesRepository } from './deliveries.repository.js';
+import { DeliveryProcessor } from './delivery.processor.js';
+import { DeliveryReconciler } from './delivery.reconciler.js';
+import { EndpointSlots } from './endpoint-slots.js';
+import { UsageChargesFlusher } from './usage-charges.flusher.js';
+
+/** What the dispatcher runs: one attempt of a delivery, the usage charges, the reconciler. */
+@Module({
+  imports: [AccountsModule],
+  providers: [
+    DeliveriesRepository,
+    EndpointSlots,
+    DeliveryQueue,
+    DeliveryProcessor,
+    DeliveryReconciler,
+    UsageChargesFlusher,
+    {
+      provide: WebhookSender,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => new WebhookSender({ allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, requestTimeoutMs: config.WEBHOOK_TIMEOUT_MS }),
+    },
+  ],
+  exports: [DeliveryProcessor, DeliveryReconciler, UsageChargesFlusher, DeliveryQueue],
+})
+export class AlertsDeliveryModule {}

@@ -1,0 +1,102 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DeliveryUsageService } from '#auth';
+import { buildDeliveryBody, deliveryHeaders, MAX_IN_FLIGHT_PER_ENDPOINT, nextAttemptDelayMs, WebhookSender } from '../dispatch/index.js';
+import { DeliveryQueue } from '../queue/delivery.queue.js';
+import { DeliveriesRepository, type DeliveryToSend } from './deliveries.repository.js';
+import { EndpointSlots } from './endpoint-slots.js';
+
+/** What became of one job: done (whatever the delivery's fate), or `busy`: the endpoint is at its cap, try again shortly. */
+export type DeliveryStep = 'done' | 'busy';
+
+/** A slot outlives the longest request (15 s) so only a dead holder's slot ever expires. */
+const SLOT_LEASE_MS = 30_000;
+
+/**
+ * One attempt of one delivery, by the rules: a row that is no longer pending is left alone; an expired
+ * one expires; a paused or suspended endpoint's delivery is held (sent on resume); a consumer without
+ * a usage token left has its delivery held until the period resets; otherwise the delivery is signed,
+ * POSTed, the attempt recorded with the delivery's new state in one statement, and the next attempt
+ * scheduled when the failure is retryable and the schedule has attempts left.
+ */
+@Injectable()
+export class DeliveryProcessor {
+  private readonly logger = new Logger(DeliveryProcessor.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly slots: EndpointSlots,
+    private readonly usage: DeliveryUsageService,
+    private readonly sender: WebhookSender,
+    private readonly queue: DeliveryQueue,
+  ) {}
+
+  async process(deliveryId: string): Promise<DeliveryStep> {
+    const d = await this.deliveries.loadForSend(this.dataSource, deliveryId);
+    if (!d || d.status !== 'pending') return 'done';
+    if (d.expired) {
+      await this.deliveries.expire(this.dataSource, deliveryId);
+      return 'done';
+    }
+    if (d.suspended || d.paused) {
+      await this.deliveries.hold(this.dataSource, deliveryId, d.suspended ? 'endpoint_suspended' : 'endpoint_paused');
+      return 'done';
+    }
+    const slot = await this.slots.acquire(d.webhookEndpointId, MAX_IN_FLIGHT_PER_ENDPOINT, SLOT_LEASE_MS);
+    if (slot === null) return 'busy';
+    try {
+      await this.attempt(d);
+    } finally {
+      await this.slots.release(d.webhookEndpointId, slot);
+    }
+    return 'done';
+  }
+
+  private async attempt(d: DeliveryToSend): Promise<void> {
+    const reservation = await this.usage.reserve(d.consumerId);
+    if (!reservation.reserved) {
+      await this.deliveries.hold(this.dataSource, d.deliveryId, 'usage_limit', reservation.resetsAt);
+      return;
+    }
+    let charged = false;
+    try {
+      const body = buildDeliveryBody({
+        deliveryId: d.deliveryId,
+        consumerId: d.consumerId,
+        webhookEndpointId: d.webhookEndpointId,
+        eventId: d.ruleId,
+        eventType: d.eventType,
+        occurredAtMs: d.occurredAtMs,
+        payloadJson: d.payload,
+      });
+      const startedAt = new Date();
+      const headers = deliveryHeaders({ deliveryId: d.deliveryId, eventId: d.ruleId, eventType: d.eventType, body, secretKey: d.secretKey, timestampSec: Math.floor(startedAt.getTime() / 1000) });
+      const result = await this.sender.send(d.url, body, headers);
+      const attemptsMade = d.attemptCount + 1;
+      const retryInMs = result.outcome === 'retryable' ? nextAttemptDelayMs(attemptsMade, result.retryAfterMs) : null;
+      const recorded = await this.deliveries.recordAttempt(this.dataSource, {
+        deliveryId: d.deliveryId,
+        webhookEndpointId: d.webhookEndpointId,
+        attempt: d.nextAttemptNumber,
+        startedAt,
+        durationMs: result.durationMs,
+        statusCode: result.statusCode,
+        outcome: result.outcome,
+        error: result.error,
+        responseBody: result.responseBody,
+        retryInMs,
+      });
+      // The usage token is charged by the delivered row (see UsageChargesFlusher), which settles this reservation.
+      charged = recorded.applied && result.outcome === 'delivered';
+      if (recorded.suspendedNow) this.logger.warn(`webhook endpoint ${d.webhookEndpointId} suspended after delivery ${d.deliveryId}: ${result.error ?? result.statusCode}`);
+      if (recorded.applied && retryInMs !== null) {
+        await this.queue.enqueue([{ deliveryId: d.deliveryId, attemptsMade, delayMs: retryInMs }]).catch((error: Error) => {
+          this.logger.warn(`retry of ${d.deliveryId} not enqueued (the reconciler will): ${error.message}`);
+        });
+      }
+    } finally {
+      if (!charged) await this.usage.release(d.consumerId, reservation.periodStart);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DeliveryQueue } from '../queue/delivery.queue.js';
+import { DeliveriesRepository } from './deliveries.repository.js';
+
+/** A pending row due this long ago without its job having run is taken as lost with Redis. */
+const OVERDUE_GRACE_MS = 10_000;
+const BATCH = 5_000;
+
+/**
+ * Postgres is the truth about deliveries; BullMQ only wakes the workers. The reconciler re-enqueues
+ * what Redis lost (a flushed or restarted Redis, an enqueue that failed after a commit) and releases
+ * the deliveries held for usage once the consumer's period has reset. Enqueueing is idempotent by job
+ * id, so a job still waiting in the queue is not doubled, and several dispatchers may run it at once.
+ */
+@Injectable()
+export class DeliveryReconciler {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly queue: DeliveryQueue,
+  ) {}
+
+  /** One pass; returns how many deliveries it enqueued. */
+  async reconcile(): Promise<number> {
+    const released = await this.deliveries.releaseUsageHolds(this.dataSource, BATCH);
+    const overdue = await this.deliveries.overdue(this.dataSource, OVERDUE_GRACE_MS, BATCH);
+    const wakeUps = [...released, ...overdue];
+    await this.queue.enqueue(wakeUps);
+    return wakeUps.length;
+  }
+}

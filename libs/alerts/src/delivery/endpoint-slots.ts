@@ -1,0 +1,46 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { REDIS, RedisKeys } from '#runtime';
+
+/**
+ * KEYS[1] the endpoint's slots (a sorted set: holder -> expiry ms); ARGV[1] now, ARGV[2] cap, ARGV[3]
+ * holder, ARGV[4] expiry. Slots of a process that died expire on their own.
+ */
+const ACQUIRE_SCRIPT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+return 1`;
+
+interface Scripted {
+  twAcquireSlot(key: string, now: number, cap: number, holder: string, expiresAt: number): Promise<number>;
+}
+
+/**
+ * At most `cap` requests in flight per endpoint across every dispatcher process (a Redis semaphore):
+ * a slow or failing receiver holds its own slots only, so the others' deliveries keep flowing. A slot
+ * lives a little longer than the longest request, in case its holder dies without releasing it.
+ */
+@Injectable()
+export class EndpointSlots {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {
+    redis.defineCommand('twAcquireSlot', { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
+  }
+
+  /** A holder id when a slot was free, null when the endpoint is at its cap. */
+  async acquire(endpointId: number, cap: number, leaseMs: number): Promise<string | null> {
+    const holder = randomUUID();
+    const now = Date.now();
+    const got = await (this.redis as unknown as Scripted).twAcquireSlot(this.keys.key('endpoint-slots', endpointId), now, cap, holder, now + leaseMs);
+    return got === 1 ? holder : null;
+  }
+
+  async release(endpointId: number, holder: string): Promise<void> {
+    await this.redis.zrem(this.keys.key('endpoint-slots', endpointId), holder);
+  }
+}

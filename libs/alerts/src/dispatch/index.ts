@@ -1,0 +1,7 @@
+export * from './delivery-envelope.js';
+export * from './retry-policy.js';
+export * from './ssrf-guard.js';
+export * from './test-delivery.module.js';
+export * from './test-delivery.service.js';
+export * from './webhook-sender.js';
+export * from './webhook-signature.js';

@@ -1,0 +1,91 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  EXPIRY_MS_BY_TYPE,
+  MAX_ATTEMPTS,
+  MAX_IN_FLIGHT_PER_ENDPOINT,
+  nextAttemptDelayMs,
+  outcomeOfStatus,
+  parseRetryAfter,
+  RETRY_SCHEDULE_MS,
+  SUSPEND_AFTER_CONSECUTIVE_FAILURES,
+  SUSPEND_AFTER_FAILING_FOR_MS,
+} from './retry-policy.js';
+
+const HOUR = 3_600_000;
+
+describe('retry schedule', () => {
+  it('is 8 attempts: at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h', () => {
+    expect(RETRY_SCHEDULE_MS).toEqual([0, 5_000, 300_000, 30 * 60_000, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR]);
+    expect(MAX_ATTEMPTS).toBe(8);
+    expect(nextAttemptDelayMs(0, null, () => 0.5)).toBe(0);
+  });
+
+  it('waits the scheduled time after each attempt (jitter at its middle) and stops after the 8th', () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map((made) => nextAttemptDelayMs(made, null, () => 0.5))).toEqual([5_000, 300_000, 1_800_000, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR]);
+    expect(nextAttemptDelayMs(8, null, () => 0.5)).toBeNull();
+    expect(nextAttemptDelayMs(8, 60_000, () => 0.5)).toBeNull();
+    expect(nextAttemptDelayMs(9, null)).toBeNull();
+  });
+
+  it('jitters by at most 20 % either way', () => {
+    expect(nextAttemptDelayMs(1, null, () => 0)).toBe(4_000);
+    expect(nextAttemptDelayMs(1, null, () => 0.999999)).toBe(6_000);
+    expect(nextAttemptDelayMs(4, null, () => 0)).toBe(5_760_000);
+    expect(nextAttemptDelayMs(6, null, () => 0.25)).toBe(32_400_000);
+  });
+
+  it('jitters the 10 h waits too (8 h to 12 h)', () => {
+    expect(nextAttemptDelayMs(7, null, () => 0)).toBe(8 * HOUR);
+    expect(nextAttemptDelayMs(7, null, () => 0.999999)).toBe(43_199_986);
+  });
+
+  it('lets a longer Retry-After replace the wait, never shortens it, and caps it at 10 h', () => {
+    expect(nextAttemptDelayMs(1, 7_000, () => 0.5)).toBe(7_000);
+    expect(nextAttemptDelayMs(1, 5_500, () => 1)).toBe(6_000);
+    expect(nextAttemptDelayMs(2, 7_000, () => 0.5)).toBe(300_000);
+    expect(nextAttemptDelayMs(1, 0, () => 0.5)).toBe(5_000);
+    expect(nextAttemptDelayMs(1, 90_000_000, () => 0.5)).toBe(10 * HOUR);
+    expect(nextAttemptDelayMs(7, 90_000_000, () => 0.75)).toBe(11 * HOUR);
+  });
+
+  it('throws on an attempt count that is no count (a caller bug)', () => {
+    expect(() => nextAttemptDelayMs(-1, null)).toThrow(RangeError);
+    expect(() => nextAttemptDelayMs(1.5, null)).toThrow(RangeError);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = Date.UTC(2026, 10, 25, 0, 0, 0);
+  it('reads delay-seconds and HTTP dates', () => {
+    expect(parseRetryAfter('7', now)).toBe(7_000);
+    expect(parseRetryAfter(' 120 ', now)).toBe(120_000);
+    expect(parseRetryAfter('0', now)).toBe(0);
+    expect(parseRetryAfter('Wed, 25 Nov 2026 00:01:00 GMT', now)).toBe(60_000);
+  });
+  it('counts a date in the past as no wait', () => {
+    expect(parseRetryAfter('Tue, 24 Nov 2026 23:00:00 GMT', now)).toBe(0);
+  });
+  it('ignores what is neither', () => {
+    for (const value of ['soon', '-5', '1.5', '', '   ', '2026-11-25', null, undefined]) expect(parseRetryAfter(value, now)).toBeNull();
+  });
+});
+
+describe('status outcomes', () => {
+  it('2xx delivered; 408, 409, 425, 429, 5xx retryable; 410 gone; everything else, 3xx included, permanent', () => {
+    expect([200, 201, 202, 204, 299].map(outcomeOfStatus)).toEqual(Array(5).fill('delivered'));
+    expect([408, 409, 425, 429, 500, 502, 503, 504, 599].map(outcomeOfStatus)).toEqual(Array(9).fill('retryable'));
+    expect(outcomeOfStatus(410)).toBe('gone');
+    expect([100, 301, 302, 304, 307, 308, 400, 401, 403, 404, 405, 411, 413, 422, 426, 431].map(outcomeOfStatus)).toEqual(Array(16).fill('permanent'));
+  });
+});
+
+describe('limits', () => {
+  it('expires price crossings and large orders after an hour, nothing else', () => {
+    expect(EXPIRY_MS_BY_TYPE).toEqual({ price_crossing: HOUR, large_market_order: HOUR });
+  });
+  it('suspends after 100 failures in a row or 5 days of failing; 10 requests in flight per endpoint', () => {
+    expect(SUSPEND_AFTER_CONSECUTIVE_FAILURES).toBe(100);
+    expect(SUSPEND_AFTER_FAILING_FOR_MS).toBe(5 * 24 * HOUR);
+    expect(MAX_IN_FLIGHT_PER_ENDPOINT).toBe(10);
+  });
+});

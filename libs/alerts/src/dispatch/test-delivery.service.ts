@@ -1,0 +1,53 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '#config';
+import { NotFoundError } from '#errors';
+import { buildDeliveryBody } from './delivery-envelope.js';
+import { EndpointTargetRepository } from './endpoint-target.repository.js';
+import { deliveryHeaders } from './webhook-signature.js';
+import { WebhookSender, type WebhookAttemptResult } from './webhook-sender.js';
+
+export type TestDeliveryReport = { endpointId: number; url: string; deliveryId: string } & Pick<WebhookAttemptResult, 'outcome' | 'statusCode' | 'durationMs' | 'error'>;
+
+/**
+ * One signed test delivery to an endpoint, so its owner can check the receiver (reachable, verifies the
+ * signature, answers 2xx) without waiting for an event. It goes through the same sender and SSRF rules as
+ * real deliveries, whatever the endpoint's pause or suspension, and leaves no trace: no delivery row, no
+ * attempt, no usage token, no change to the endpoint's health.
+ */
+@Injectable()
+export class TestDeliveryService implements OnModuleDestroy {
+  private readonly sender: WebhookSender;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly endpoints: EndpointTargetRepository,
+    config: AppConfig,
+  ) {
+    this.sender = new WebhookSender({ allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, requestTimeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  }
+
+  async send(endpointId: number, nowMs = Date.now()): Promise<TestDeliveryReport> {
+    const endpoint = await this.endpoints.find(this.dataSource, endpointId);
+    if (!endpoint) throw new NotFoundError(`no webhook endpoint with id ${endpointId}`);
+    // The time makes each test its own delivery, so a receiver that de-duplicates still answers every test.
+    const deliveryId = createHash('sha256').update(`test|${endpointId}|${nowMs}`).digest('hex');
+    const body = buildDeliveryBody({
+      deliveryId,
+      consumerId: endpoint.consumerId,
+      webhookEndpointId: endpoint.id,
+      eventId: 0,
+      eventType: 'test',
+      occurredAtMs: nowMs,
+      payloadJson: JSON.stringify({ message: 'Tidewatch test delivery', endpointId: endpoint.id }),
+    });
+    const headers = deliveryHeaders({ deliveryId, eventId: 0, eventType: 'test', body, secretKey: endpoint.secretKey, timestampSec: Math.floor(nowMs / 1000) });
+    const result = await this.sender.send(endpoint.url, body, headers);
+    return { endpointId: endpoint.id, url: endpoint.url, deliveryId, outcome: result.outcome, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error };
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.sender.close();
+  }
+}

@@ -1,0 +1,249 @@
+import type { Fill } from '#exchange';
+import type { AlertRule, MatchedDelivery } from '../alert.types.js';
+import { Dec, plain, ratio } from './decimal.js';
+import { deliveryOf as delivery } from './delivery-id.js';
+import { isSpotCoin, type FillsBlockOccurrence } from './match-input.js';
+import type { RuleIndex } from './rule-index.js';
+
+/** A position_activity delivery carries at most this many fills; a larger group is split. */
+export const MAX_FILLS_PER_DELIVERY = 100;
+
+const byTimeThenTid = (a: Fill, b: Fill) => a.time - b.time || a.tid - b.tid;
+
+/** Total size and USD notional (sum of size x price) of fills, exactly. */
+function totals(fills: readonly Fill[]): { size: Dec; notional: Dec } {
+  let size = new Dec(0);
+  let notional = new Dec(0);
+  for (const f of fills) {
+    size = size.plus(f.sz);
+    notional = notional.plus(new Dec(f.sz).times(f.px));
+  }
+  return { size, notional };
+}
+const inList = (list: readonly string[] | undefined, value: string) => list === undefined || list.includes(value);
+
+/** Groups items under a key, keeping first-seen order. */
+function groupInto<T, G>(groups: Map<string, G>, key: string, create: () => G, add: (g: G) => void): void {
+  let group = groups.get(key);
+  if (!group) groups.set(key, (group = create()));
+  add(group);
+}
+
+/** The fill as position_activity delivers it: the wire fields, and where it sits in the chain. */
+function activityFill(address: string, f: Fill, block: FillsBlockOccurrence): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: `${f.tid}:${address}`,
+    coin: f.coin,
+    px: f.px,
+    sz: f.sz,
+    side: f.side,
+    time: f.time,
+    oid: f.oid,
+    tid: f.tid,
+    hash: f.hash,
+    fullCoinName: f.coin,
+    fillType: 'perp',
+    dir: f.dir,
+    startPosition: f.startPosition,
+    closedPnl: f.closedPnl,
+    fee: f.fee,
+    feeToken: f.feeToken,
+    builder: f.builder,
+    builderFee: f.builderFee,
+    crossed: f.crossed,
+    cloid: f.cloid,
+    blockNumber: block.blockNumber,
+    blockTime: block.blockTime,
+    localTime: block.localTime,
+  };
+  if (f.twapId !== null) out.twapId = f.twapId;
+  if (f.liquidation !== null) out.liquidation = f.liquidation;
+  return out;
+}
+
+/** `position_activity`: a tracked wallet's non-TWAP perpetual fills, per rule, wallet and market. */
+export function matchPositionActivity(index: RuleIndex, block: FillsBlockOccurrence, out: MatchedDelivery[]): void {
+  if (!index.has('position_activity')) return;
+  const groups = new Map<string, { rule: AlertRule; address: string; coin: string; fills: Fill[] }>();
+  for (const { address, fill } of block.fills) {
+    if (fill.twapId !== null || isSpotCoin(fill.coin)) continue;
+    for (const rule of index.tracking('position_activity', address)) {
+      if (fill.time < rule.createdAtMs || !inList(rule.filters.coin, fill.coin)) continue;
+      groupInto(groups, `${rule.id}|${address}|${fill.coin}`, () => ({ rule, address, coin: fill.coin, fills: [] as Fill[] }), (g) => g.fills.push(fill));
+    }
+  }
+  for (const { rule, address, coin, fills } of groups.values()) {
+    fills.sort(byTimeThenTid);
+    for (let i = 0; i < fills.length; i += MAX_FILLS_PER_DELIVERY) {
+      const chunk = fills.slice(i, i + MAX_FILLS_PER_DELIVERY);
+      const last = chunk[chunk.length - 1]!.time;
+      out.push(
+        delivery(rule, `position_activity|${address}|${coin}|${chunk.map((f) => f.tid).join(',')}`, last, {
+          address,
+          coin,
+          fillCount: chunk.length,
+          liquidationCount: chunk.filter((f) => f.liquidation !== null).length,
+          firstFillAt: chunk[0]!.time,
+          lastFillAt: last,
+          fills: chunk.map((f) => activityFill(address, f, block)),
+        }),
+      );
+    }
+  }
+}
+
+/** `twap_execution`: each slice (or simultaneous slices) of a tracked wallet's TWAP. */
+export function matchTwapExecution(index: RuleIndex, block: FillsBlockOccurrence, out: MatchedDelivery[]): void {
+  if (!index.has('twap_execution')) return;
+  const groups = new Map<string, { rule: AlertRule; address: string; fills: Fill[] }>();
+  for (const { address, fill } of block.fills) {
+    if (fill.twapId === null) continue;
+    for (const rule of index.tracking('twap_execution', address)) {
+      if (fill.time < rule.createdAtMs || !inList(rule.filters.coin, fill.coin)) continue;
+      groupInto(groups, `${rule.id}|${address}|${fill.twapId}|${fill.time}`, () => ({ rule, address, fills: [] as Fill[] }), (g) => g.fills.push(fill));
+    }
+  }
+  for (const { rule, address, fills } of groups.values()) {
+    fills.sort(byTimeThenTid);
+    const first = fills[0]!;
+    out.push(
+      delivery(rule, `twap_execution|${address}|${first.twapId}|${fills.map((f) => f.tid).join(',')}`, first.time, {
+        address,
+        coin: first.coin,
+        twapId: first.twapId,
+        fillCount: fills.length,
+        firstFillAt: first.time,
+        lastFillAt: fills[fills.length - 1]!.time,
+        fills: fills.map((f) => ({ id: `${f.tid}:${address}`, twapId: f.twapId, px: f.px, sz: f.sz, side: f.side, time: f.time })),
+      }),
+    );
+  }
+}
+
+interface LiquidationGroup {
+  address: string;
+  market: string;
+  side: 'long' | 'short';
+  notional: Dec;
+  eventTime: number;
+  data: Record<string, unknown>;
+}
+
+/** `liquidation`: the liquidated wallet's own fills, per source hash, with a group per wallet and market. */
+export function matchLiquidations(index: RuleIndex, block: FillsBlockOccurrence, out: MatchedDelivery[]): void {
+  if (!index.has('liquidation')) return;
+  const byHash = new Map<string, Map<string, { address: string; market: string; fills: Fill[] }>>();
+  for (const { address, fill } of block.fills) {
+    if (fill.liquidation === null || fill.liquidation.liquidatedUser.toLowerCase() !== address) continue;
+    let groups = byHash.get(fill.hash);
+    if (!groups) byHash.set(fill.hash, (groups = new Map()));
+    groupInto(groups, `${address}|${fill.coin}`, () => ({ address, market: fill.coin, fills: [] as Fill[] }), (g) => g.fills.push(fill));
+  }
+  for (const [hash, groups] of byHash) {
+    const perRule = new Map<string, { rule: AlertRule; groups: LiquidationGroup[] }>();
+    const summaries = [...groups.values()].map(summariseLiquidation(hash)).sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : a.market < b.market ? -1 : a.market > b.market ? 1 : 0));
+    for (const g of summaries) {
+      for (const rule of index.concerning('liquidation', g.address)) {
+        const f = rule.filters;
+        if (g.eventTime < rule.createdAtMs || !inList(f.markets, g.market)) continue;
+        if (f.side && f.side !== 'both' && f.side !== g.side) continue;
+        if (f.thresholdUsd !== undefined && g.notional.lt(f.thresholdUsd)) continue;
+        groupInto(perRule, String(rule.id), () => ({ rule, groups: [] as LiquidationGroup[] }), (r) => r.groups.push(g));
+      }
+    }
+    for (const { rule, groups: passing } of [...perRule.values()].sort((a, b) => a.rule.id - b.rule.id)) {
+      const eventTime = Math.max(...passing.map((g) => g.eventTime));
+      out.push(delivery(rule, `liquidation|${hash}|${passing.map((g) => `${g.address}:${g.market}`).join(',')}`, eventTime, { liquidations: passing.map((g) => g.data) }));
+    }
+  }
+}
+
+function summariseLiquidation(hash: string) {
+  return ({ address, market, fills }: { address: string; market: string; fills: Fill[] }): LiquidationGroup => {
+    fills.sort(byTimeThenTid);
+    const { size, notional } = totals(fills);
+    const side = new Dec(fills[0]!.startPosition).gt(0) ? 'long' : 'short';
+    const eventTime = fills[fills.length - 1]!.time;
+    return {
+      address,
+      market,
+      side,
+      notional,
+      eventTime,
+      data: {
+        address,
+        market,
+        side,
+        size: plain(size),
+        usdNotional: plain(notional),
+        executionPrice: ratio(notional, size),
+        fills: fills.map((f) => ({ id: `${f.tid}:${address}`, px: f.px, sz: f.sz, startPosition: f.startPosition })),
+        sourceEventId: hash,
+        eventTime,
+      },
+    };
+  };
+}
+
+function positionEffect(dir: string): string {
+  if (dir.startsWith('Open')) return 'increase';
+  if (dir.startsWith('Close')) return 'decrease';
+  if (dir === 'Long > Short' || dir === 'Short > Long') return 'flip';
+  return 'unknown';
+}
+
+/** `large_market_order`: taker orders (not liquidations) whose fills in a block add up to the threshold. */
+export function matchLargeMarketOrders(index: RuleIndex, block: FillsBlockOccurrence, out: MatchedDelivery[]): void {
+  const rules = index.global('large_market_order');
+  if (rules.length === 0) return;
+  const orders = new Map<string, { address: string; market: string; oid: number; fills: Fill[] }>();
+  for (const { address, fill } of block.fills) {
+    if (!fill.crossed || fill.liquidation !== null || isSpotCoin(fill.coin)) continue;
+    groupInto(orders, `${address}|${fill.coin}|${fill.oid}`, () => ({ address, market: fill.coin, oid: fill.oid, fills: [] as Fill[] }), (o) => o.fills.push(fill));
+  }
+  if (orders.size === 0) return;
+  // Most orders are far below every threshold: one comparison with the lowest one drops them.
+  const lowest = rules.reduce((min, r) => (min === null || min.gt(r.filters.thresholdUsd!) ? new Dec(r.filters.thresholdUsd!) : min), null as Dec | null)!;
+  const summaries = [...orders.values()]
+    .map(({ address, market, oid, fills }) => {
+      fills.sort(byTimeThenTid);
+      const { size, notional } = totals(fills);
+      const direction = fills[0]!.side === 'B' ? 'buy' : 'sell';
+      const eventTime = fills[fills.length - 1]!.time;
+      return {
+        address,
+        market,
+        oid,
+        direction,
+        notional,
+        eventTime,
+        data: {
+          address,
+          market,
+          direction,
+          positionEffect: positionEffect(fills[0]!.dir),
+          orderId: oid,
+          aggregatedSize: plain(size),
+          usdNotional: plain(notional),
+          averageExecutionPrice: ratio(notional, size),
+          fills: fills.map((f) => ({ id: `${f.tid}:${address}`, px: f.px, sz: f.sz })),
+          eventTime,
+        },
+      };
+    })
+    .filter((o) => o.notional.gte(lowest))
+    .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : a.market < b.market ? -1 : a.market > b.market ? 1 : a.oid - b.oid));
+  if (summaries.length === 0) return;
+  for (const rule of rules) {
+    const f = rule.filters;
+    const passing = summaries.filter(
+      (o) => o.eventTime >= rule.createdAtMs && inList(f.markets, o.market) && (!f.direction || f.direction === 'both' || f.direction === o.direction) && o.notional.gte(f.thresholdUsd!),
+    );
+    if (passing.length === 0) continue;
+    out.push(
+      delivery(rule, `large_market_order|${block.blockNumber}|${passing.map((o) => `${o.address}:${o.market}:${o.oid}`).join(',')}`, Math.max(...passing.map((o) => o.eventTime)), {
+        orders: passing.map((o) => o.data),
+      }),
+    );
+  }
+}

@@ -1,0 +1,43 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import type { AfterCommitHook, SqlRunner, TransactionStep } from '#database';
+import { ExchangeFactsWriter, type FactsBatch } from '#market';
+import { matchBatch, matchInputFromBlocks } from '../matching/index.js';
+import { DeliveryQueue } from '../queue/delivery.queue.js';
+import { DeliveryOutboxRepository } from './delivery-outbox.repository.js';
+import { RuleIndexCache } from './rule-index.cache.js';
+import { WrittenDeliveries } from './written-deliveries.js';
+
+/**
+ * The alert matcher inside the facts transaction: the deliveries a batch matches are stored with its
+ * facts (a crash keeps both or neither), then enqueued once they are committed.
+ */
+@Injectable()
+export class AlertsOutboxStep implements TransactionStep<FactsBatch>, AfterCommitHook<FactsBatch>, OnModuleInit {
+  readonly name = 'alerts-outbox';
+  private readonly written: WrittenDeliveries<FactsBatch>;
+
+  constructor(
+    private readonly facts: ExchangeFactsWriter,
+    private readonly rules: RuleIndexCache,
+    private readonly outbox: DeliveryOutboxRepository,
+    queue: DeliveryQueue,
+  ) {
+    this.written = new WrittenDeliveries(queue, new Logger(AlertsOutboxStep.name));
+  }
+
+  onModuleInit(): void {
+    this.facts.steps.register(this);
+    this.facts.steps.registerAfterCommit(this);
+  }
+
+  async run(q: SqlRunner, batch: FactsBatch): Promise<void> {
+    const index = await this.rules.current(q);
+    if (index.size === 0 || batch.blocks.length === 0) return;
+    const deliveries = matchBatch(index, matchInputFromBlocks(batch.blocks, batch.previousPrices));
+    this.written.remember(batch, await this.outbox.insert(q, deliveries));
+  }
+
+  afterCommit(batch: FactsBatch): Promise<void> {
+    return this.written.enqueue(batch);
+  }
+}

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import type { SqlRunner } from '#database';
+import type { MatchedDelivery } from '../alert.types.js';
+
+/** Event types whose news goes stale: a delivery not made within an hour of being written expires. */
+const EXPIRING_TYPES = ['price_crossing', 'large_market_order'];
+
+/**
+ * Writes matched deliveries as outbox rows in the transaction of the facts (or state update) that
+ * produced them. The delivery id is the key: a replayed block inserts nothing, and only the ids
+ * actually inserted are returned for enqueueing.
+ */
+@Injectable()
+export class DeliveryOutboxRepository {
+  async insert(q: SqlRunner, deliveries: readonly MatchedDelivery[]): Promise<string[]> {
+    if (deliveries.length === 0) return [];
+    const rows: Array<{ delivery_id: string }> = await q.query(
+      `INSERT INTO webhook_deliveries (delivery_id, consumer_id, webhook_endpoint_id, rule_id, event_type, occurred_at, payload, status, expires_at)
+       SELECT d.id, d.consumer_id, d.endpoint_id, d.rule_id, d.event_type, timestamptz 'epoch' + d.occurred_ms * interval '1 millisecond', d.payload, 'pending',
+              CASE WHEN d.event_type = ANY($8::text[]) THEN now() + interval '1 hour' END
+       FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::bigint[], $7::text[])
+            AS d (id, consumer_id, endpoint_id, rule_id, event_type, occurred_ms, payload)
+       ON CONFLICT (delivery_id) DO NOTHING
+       RETURNING delivery_id`,
+      [
+        deliveries.map((d) => d.deliveryId),
+        deliveries.map((d) => d.consumerId),
+        deliveries.map((d) => d.webhookEndpointId),
+        deliveries.map((d) => d.ruleId),
+        deliveries.map((d) => d.eventType),
+        deliveries.map((d) => d.occurredAtMs),
+        deliveries.map((d) => JSON.stringify(d.data)),
+        EXPIRING_TYPES,
+      ],
+    );
+    return rows.map((r) => r.delivery_id);
+  }
+}

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { INestApplicationContext } from '@nestjs/common';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { nodeTime } from '#exchange';
+import { address, NodeDataDir } from '#testing';
+import { createIngestorApp } from '../../apps/ingestor/src/ingestor.bootstrap.js';
+import { ApiHarness } from '../support/api-harness.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+// Faults the delivery guarantees must survive: the dispatcher killed with SIGKILL in the middle of
+// 10,000 deliveries and started again, and Redis emptied under it. Postgres is the truth: every
+// delivery row must end delivered exactly once, and the receiver must see every deliveryId.
+
+const DELIVERIES = 10_000;
+const dispatcherEntry = fileURLToPath(new URL('../../dist/apps/dispatcher/src/main.js', import.meta.url));
+
+describe('delivery faults: a killed dispatcher and an emptied Redis lose nothing', () => {
+  // A Redis database of its own, so FLUSHDB empties nobody else's keys.
+  const redisUrl = `redis://127.0.0.1:6379/${8 + Number(process.env.JEST_WORKER_ID ?? '1')}`;
+  let api: ApiHarness;
+  let ingestor: INestApplicationContext;
+  let dir: NodeDataDir;
+  let receiver: WebhookReceiver;
+  let db: pg.Client;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    dir = await NodeDataDir.create();
+    const flush = new Redis(redisUrl);
+    await flush.flushdb();
+    flush.disconnect();
+    api = await ApiHarness.start({
+      env: { REDIS_URL: redisUrl, EXCHANGE_SOURCE: 'node', HL_NODE_DATA_DIR: dir.root, HL_INFO_URL: 'http://127.0.0.1:9/info', WEBHOOK_ALLOW_LOOPBACK: 'true' },
+    });
+    ingestor = await createIngestorApp();
+    receiver = await WebhookReceiver.start();
+    db = new pg.Client({ connectionString: api.config.DATABASE_URL });
+    await db.connect();
+  });
+
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    await ingestor?.close();
+    await api?.close();
+    await receiver?.close();
+    await db?.end();
+    await dir?.remove();
+  });
+
+  function startDispatcher(): ChildProcess {
+    const child = spawn(process.execPath, [dispatcherEntry], { env: { ...process.env }, stdio: 'ignore' });
+    children.push(child);
+    return child;
+  }
+
+  async function delivered(): Promise<number> {
+    return (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`)).rows[0].n;
+  }
+
+  async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 90_000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('delivers all 10,000 exactly once in Postgres through a SIGKILL and a FLUSHDB', async () => {
+    const { consumerId, token } = await api.createConsumer({ name: 'faults' });
+    const endpoint = await api.http.post('/events/endpoints').set('Authorization', `Bearer ${token}`).send({ url: receiver.url('/faults') });
+    const rule = await api.http.post('/events').set('Authorization', `Bearer ${token}`).send({ eventType: 'ledger_update', webhookEndpointId: endpoint.body.data.id });
+    expect(rule.status).toBe(201);
+
+    // One block of 10,000 deposits, one wallet each: an exchange-wide ledger rule matches every one.
+    const t = Date.now();
+    const time = nodeTime(t, 0);
+    const events = Array.from({ length: DELIVERIES }, (_, i) => ({
+      time,
+      hash: `0x${(i + 1).toString(16).padStart(64, 'a')}`,
+      inner: { LedgerUpdate: { users: [address(0x100000 + i)], delta: { type: 'deposit', usdc: `${i + 1}.5` } } },
+    }));
+    const d = new Date(t);
+    await dir.append('misc_events_by_block', `${d.toISOString().slice(0, 10).replaceAll('-', '')}/${d.getUTCHours()}`, `${JSON.stringify({ local_time: time, block_time: time, block_number: 77, events })}\n`);
+    await until('the outbox rows', async () => (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`)).rows[0].n === DELIVERIES);
+
+    let dispatcher = startDispatcher();
+    await until('a fifth delivered', async () => (await delivered()) >= DELIVERIES / 5);
+    dispatcher.kill('SIGKILL');
+    await new Promise((r) => dispatcher.once('exit', r));
+    const atKill = await delivered();
+    expect(atKill).toBeLessThan(DELIVERIES);
+
+    dispatcher = startDispatcher();
+    await until('half delivered', async () => (await delivered()) >= DELIVERIES / 2);
+    const redis = new Redis(redisUrl);
+    await redis.flushdb(); // every job, slot and counter gone
+    redis.disconnect();
+
+    await until('every delivery delivered', async () => (await delivered()) === DELIVERIES, 120_000);
+    const rows = (await db.query(
+      `SELECT count(*)::int AS rows,
+              count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
+              (SELECT count(*)::int FROM webhook_delivery_attempts WHERE outcome = 'delivered') AS delivered_attempts,
+              (SELECT count(DISTINCT delivery_id)::int FROM webhook_delivery_attempts WHERE outcome = 'delivered') AS distinct_delivered_attempts
+       FROM webhook_deliveries`)).rows[0];
+    expect(rows).toEqual({ rows: DELIVERIES, delivered: DELIVERIES, delivered_attempts: DELIVERIES, distinct_delivered_attempts: DELIVERIES });
+    const seen = new Set(receiver.on('/faults').map((r) => r.body.deliveryId));
+    const ids = (await db.query(`SELECT delivery_id FROM webhook_deliveries`)).rows.map((r) => r.delivery_id);
+    expect(ids.filter((id) => !seen.has(id))).toEqual([]);
+    expect(receiver.on('/faults').length).toBeGreaterThanOrEqual(DELIVERIES);
+
+    // One usage token per delivery, charged once: the two management requests and 10,000 deliveries.
+    await until('the usage charges', async () => (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE NOT usage_charged`)).rows[0].n === 0, 30_000);
+    const used = Number((await db.query(`SELECT coalesce(sum(used), 0) AS used FROM usage WHERE consumer_id = $1`, [consumerId])).rows[0].used);
+    expect(used).toBe(DELIVERIES + 2);
+    dispatcher.kill('SIGTERM');
+    await new Promise((r) => dispatcher.once('exit', r));
+  }, 240_000);
+});
