@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { alertsDispatchBenchmark } from './benchmarks/alerts-dispatch.bench.js';
+import { alertsMatcherBenchmark } from './benchmarks/alerts-matcher.bench.js';
 import { analyticsBenchmark } from './benchmarks/analytics.bench.js';
 import { fillsIngestBenchmark } from './benchmarks/fills-ingest.bench.js';
 import { firstStartBenchmark } from './benchmarks/first-start.bench.js';
@@ -17,6 +18,7 @@ const BENCHMARKS: Record<string, () => Promise<{ name: string; table: Array<Reco
   'first-start': firstStartBenchmark,
   analytics: analyticsBenchmark,
   'alerts-dispatch': alertsDispatchBenchmark,
+  'alerts-matcher': alertsMatcherBenchmark,
 };
 
 const wanted = process.argv.slice(2);

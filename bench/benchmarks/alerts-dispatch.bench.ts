@@ -19,12 +19,15 @@ import { benchConsumerToken, dropDatabase, progress, recreateDatabase } from '..
  * `npm run bench -- alerts-dispatch`: the dispatcher's deliveries per second to a loopback receiver with
  * every attempt recorded, beside a raw undici POST loop to the same receiver in the same run; and the
  * time from a block's ingest (the commit of its facts transaction, the outbox row's `created_at`) to the
- * receiver getting the delivery, at a steady 500 deliveries a second.
+ * receiver getting the delivery, at a steady 500 deliveries a second. The deliveries go to 20 endpoints
+ * (paths of the one receiver): one endpoint alone is held to 10 requests in flight by design, so it
+ * would measure that cap, not the dispatcher.
  */
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tidewatch_bench_alerts';
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
 const RATE = 500;
 const RATE_SECONDS = 20;
+const ENDPOINTS = 20;
 const TARGET = { deliveriesPerSecond: 1_000, p99Ms: 250 };
 const dispatcherEntry = fileURLToPath(new URL('../../apps/dispatcher/src/main.js', import.meta.url));
 
@@ -49,8 +52,8 @@ class Receiver {
     return receiver;
   }
 
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+  url(path = '/hook'): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
   }
 }
 
@@ -74,7 +77,7 @@ async function rawPostLoop(url: string, total: number, concurrency: number): Pro
 }
 
 function startDispatcher(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn('taskset', ['-c', '0', process.execPath, dispatcherEntry], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('taskset', ['-c', '0', process.execPath, ...(process.env.BENCH_DISPATCHER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_DISPATCHER_PROFILE}`] : []), dispatcherEntry], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c) => {
@@ -110,21 +113,24 @@ export async function alertsDispatchBenchmark() {
   let ingestor: INestApplicationContext | undefined;
   try {
     const consumerId = (await db.query(`SELECT id FROM consumers LIMIT 1`)).rows[0].id as number;
-    const endpointId = (await db.query(`INSERT INTO webhook_endpoints (consumer_id, url, secret_key) VALUES ($1, $2, 'bench-secret-0123456') RETURNING id`, [consumerId, receiver.url])).rows[0].id as number;
+    const endpointIds: number[] = [];
+    for (let i = 0; i < ENDPOINTS; i++) {
+      endpointIds.push((await db.query(`INSERT INTO webhook_endpoints (consumer_id, url, secret_key) VALUES ($1, $2, 'bench-secret-0123456') RETURNING id`, [consumerId, receiver.url(`/hook/${i}`)])).rows[0].id as number);
+    }
 
     progress(`raw undici POST loop: ${DELIVERIES} requests`);
-    const rawPerSecond = await rawPostLoop(receiver.url, DELIVERIES, config.DISPATCHER_CONCURRENCY);
+    const rawPerSecond = await rawPostLoop(receiver.url(), DELIVERIES, config.DISPATCHER_CONCURRENCY);
 
     dispatcher = await startDispatcher({ ...process.env, ...env });
     progress(`dispatcher: ${DELIVERIES} pending deliveries`);
     await db.query(
       `INSERT INTO webhook_deliveries (delivery_id, consumer_id, webhook_endpoint_id, rule_id, event_type, occurred_at, payload, status)
-       SELECT encode(sha256(('bench|' || i)::bytea), 'hex'), $1, $2, 0, 'ledger_update', now(),
+       SELECT encode(sha256(('bench|' || i)::bytea), 'hex'), $1, ($2::int[])[1 + i % array_length($2::int[], 1)], 0, 'ledger_update', now(),
               json_build_object('address', '0x' || lpad(to_hex(i), 40, '0'), 'type', 'deposit', 'amount', i || '.5')::text, 'pending'
        FROM generate_series(1, $3) AS i`,
-      [consumerId, endpointId, DELIVERIES],
+      [consumerId, endpointIds, DELIVERIES],
     );
-    const ids = (await db.query(`SELECT delivery_id, attempt_count FROM webhook_deliveries`)).rows.map((r) => ({ deliveryId: r.delivery_id as string, attemptsMade: 0 }));
+    const ids = (await db.query(`SELECT delivery_id, webhook_endpoint_id FROM webhook_deliveries`)).rows.map((r) => ({ deliveryId: r.delivery_id as string, webhookEndpointId: r.webhook_endpoint_id as number, attemptsMade: 0 }));
     const started = performance.now();
     await queue.enqueue(ids);
     const delivered = async () => (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`)).rows[0].n as number;
@@ -135,7 +141,10 @@ export async function alertsDispatchBenchmark() {
     progress(`latency: ${RATE} deliveries/s for ${RATE_SECONDS} s through the ingestor`);
     Object.assign(process.env, env);
     ingestor = await createIngestorApp();
-    await db.query(`INSERT INTO alert_rules (consumer_id, webhook_endpoint_id, event_type) VALUES ($1, $2, 'ledger_update')`, [consumerId, endpointId]);
+    // One deposit rule per endpoint, each for its own band of amounts: every deposit matches exactly one.
+    for (const [i, endpointId] of endpointIds.entries()) {
+      await db.query(`INSERT INTO alert_rules (consumer_id, webhook_endpoint_id, event_type, filters) VALUES ($1, $2, 'ledger_update', $3)`, [consumerId, endpointId, JSON.stringify({ types: ['deposit'], amount: { gte: String(i * 100), lt: String((i + 1) * 100) } })]);
+    }
     await db.query(`INSERT INTO alert_rules_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = alert_rules_version.version + 1`);
     await new Promise((r) => setTimeout(r, 1_100)); // the rule's creation time is now: blocks from here on match
     const perBlock = RATE / 10;
@@ -147,7 +156,7 @@ export async function alertsDispatchBenchmark() {
       const events = Array.from({ length: perBlock }, (_, i) => ({
         time,
         hash: `0x${(block * 1000 + i).toString(16).padStart(64, '0')}`,
-        inner: { LedgerUpdate: { users: [`0x${(block * 1000 + i).toString(16).padStart(40, '0')}`], delta: { type: 'deposit', usdc: '250.5' } } },
+        inner: { LedgerUpdate: { users: [`0x${(block * 1000 + i).toString(16).padStart(40, '0')}`], delta: { type: 'deposit', usdc: `${(i % ENDPOINTS) * 100 + 50}.5` } } },
       }));
       const d = new Date(t);
       const folder = join(dir, 'misc_events_by_block', 'hourly', d.toISOString().slice(0, 10).replaceAll('-', ''));

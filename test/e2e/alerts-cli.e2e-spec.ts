@@ -195,6 +195,14 @@ describe('the receiver example of docs/webhooks.md', () => {
   };
   const post = (body: string, headers: Record<string, string>) => fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers }).then((res) => res.status);
 
+  it('is the example the README shows, word for word', () => {
+    const example = (text: string, heading: string) => /```js\n([\s\S]*?)```/.exec(text.slice(text.indexOf(heading)))?.[1];
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const guide = example(readFileSync(GUIDE, 'utf8'), '## A receiver in a few lines');
+    expect(guide).toBeDefined();
+    expect(example(readme, '## Receiving alerts')).toBe(guide);
+  });
+
   it('accepts a signed delivery once, answers a repeat with 200 without processing it again', async () => {
     const { body, headers } = signed('a'.repeat(64));
     expect(await post(body, headers)).toBe(200);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { DataSource } from 'typeorm';
 import { DELIVERY_QUEUE, deliveryJobId } from '#alerts';
 import { ApiHarness } from '../support/api-harness.js';
 
@@ -36,10 +37,7 @@ describe('alert management (/events)', () => {
     await api?.close();
   });
 
-  const rows = async (sql: string, params: unknown[] = []) => {
-    const { DataSource } = await import('typeorm');
-    return api.app.get(DataSource).query(sql, params);
-  };
+  const rows = (sql: string, params: unknown[] = []) => api.app.get(DataSource).query(sql, params);
 
   it('creates, reads, lists, updates and deletes an endpoint; the secret is never returned', async () => {
     const created = await as(alice).post('/events/endpoints', { url: 'https://hooks.example.com/tw', secretKey: 'whsec_c2VjcmV0LXNlY3JldA==', description: 'desk' });

@@ -5,8 +5,8 @@ import { DELIVERY_QUEUE, DeliveryProcessor, DeliveryReconciler, UsageChargesFlus
 import { AppConfig } from '#config';
 import { JsonLogger, WorkLoop } from '#runtime';
 
-/** An endpoint at its in-flight cap: the job waits this long (plus jitter) and asks again. */
-const BUSY_WAIT_MS = 200;
+/** An endpoint at its in-flight cap (and enough jobs already waiting for it here): the job waits this long, plus jitter, and asks again. */
+const BUSY_WAIT_MS = 1_000;
 
 /**
  * The dispatcher's transport: a BullMQ worker that hands each delivery job to the processor, the
@@ -37,7 +37,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.worker = new Worker<DeliveryJobData>(
       DELIVERY_QUEUE,
       async (job, token) => {
-        if ((await this.processor.process(job.data.deliveryId)) === 'busy') {
+        if ((await this.processor.process(job.data)) === 'busy') {
           await job.moveToDelayed(Date.now() + BUSY_WAIT_MS + Math.floor(Math.random() * BUSY_WAIT_MS), token);
           throw new DelayedError();
         }

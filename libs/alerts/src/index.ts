@@ -8,3 +8,4 @@ export * from './delivery/delivery.reconciler.js';
 export * from './delivery/usage-charges.flusher.js';
 export * from './dispatch/index.js';
 export * from './admin/index.js';
+export * from './matching/index.js';

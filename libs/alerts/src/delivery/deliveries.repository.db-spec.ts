@@ -142,7 +142,7 @@ describe('DeliveriesRepository', () => {
     await repository.hold(dataSource, 'd2', 'usage_limit', new Date(Date.now() + 3_600_000));
     expect(await repository.releaseUsageHolds(dataSource, 100)).toEqual([]);
     await dataSource.query(`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 second' WHERE delivery_id = 'd2'`);
-    expect(await repository.releaseUsageHolds(dataSource, 100)).toEqual([{ deliveryId: 'd2', attemptsMade: 0 }]);
+    expect(await repository.releaseUsageHolds(dataSource, 100)).toEqual([{ deliveryId: 'd2', webhookEndpointId: endpoint, attemptsMade: 0 }]);
     expect(await row('d2')).toMatchObject({ status: 'pending', held_reason: null });
   });
 
@@ -150,7 +150,7 @@ describe('DeliveriesRepository', () => {
     await pending('d1');
     await pending('d2');
     await dataSource.query(`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 minute' WHERE delivery_id = 'd1'`);
-    expect(await repository.overdue(dataSource, 10_000, 100)).toEqual([{ deliveryId: 'd1', attemptsMade: 0 }]);
+    expect(await repository.overdue(dataSource, 10_000, 100)).toEqual([{ deliveryId: 'd1', webhookEndpointId: endpoint, attemptsMade: 0 }]);
     await repository.recordAttempt(dataSource, attempt('d1', 1, 'delivered'));
     const taken = await repository.takeUncharged(dataSource, 100);
     expect(taken.map((t) => t.consumerId)).toEqual([consumer]);

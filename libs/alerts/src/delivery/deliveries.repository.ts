@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { epochMs, type SqlRunner } from '#database';
 import type { EventType } from '../alert.types.js';
 import { SUSPEND_AFTER_CONSECUTIVE_FAILURES, SUSPEND_AFTER_FAILING_FOR_MS } from '../dispatch/index.js';
+import type { DeliveryWakeUp } from '../queue/delivery.queue.js';
 
 /** A pending delivery with what its attempt needs of its endpoint. */
 export interface DeliveryToSend {
@@ -47,6 +48,15 @@ export interface AttemptApplied {
   /** The endpoint was suspended by this attempt (410, or the failure thresholds). */
   suspendedNow: boolean;
 }
+
+interface WakeUpRow {
+  delivery_id: string;
+  webhook_endpoint_id: number;
+  attempt_count: number;
+}
+
+/** A row as the job that will attempt it next. */
+export const wakeUp = (r: WakeUpRow): DeliveryWakeUp => ({ deliveryId: r.delivery_id, webhookEndpointId: r.webhook_endpoint_id, attemptsMade: r.attempt_count });
 
 const SUSPEND_AFTER_FAILURES = SUSPEND_AFTER_CONSECUTIVE_FAILURES;
 const FAILING_FOR = `interval '${SUSPEND_AFTER_FAILING_FOR_MS / 1000} seconds'`;
@@ -154,31 +164,31 @@ export class DeliveriesRepository {
   }
 
   /** Held-for-usage rows whose period has reset, back to pending: what to enqueue. */
-  async releaseUsageHolds(q: SqlRunner, limit: number): Promise<Array<{ deliveryId: string; attemptsMade: number }>> {
-    const rows: Array<{ delivery_id: string; attempt_count: number }> = await q.query(
+  async releaseUsageHolds(q: SqlRunner, limit: number): Promise<DeliveryWakeUp[]> {
+    const rows: WakeUpRow[] = await q.query(
       `WITH released AS (
          UPDATE webhook_deliveries SET status = 'pending', held_reason = NULL, updated_at = now()
          WHERE delivery_id IN (
            SELECT delivery_id FROM webhook_deliveries
            WHERE status = 'held' AND held_reason = 'usage_limit' AND next_attempt_at <= now()
            ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING delivery_id, attempt_count
+         RETURNING delivery_id, webhook_endpoint_id, attempt_count
        )
-       SELECT delivery_id, attempt_count FROM released`,
+       SELECT delivery_id, webhook_endpoint_id, attempt_count FROM released`,
       [limit],
     );
-    return rows.map((r) => ({ deliveryId: r.delivery_id, attemptsMade: r.attempt_count }));
+    return rows.map(wakeUp);
   }
 
   /** Pending rows due for longer than `graceMs`: their job may have been lost with Redis. */
-  async overdue(q: SqlRunner, graceMs: number, limit: number): Promise<Array<{ deliveryId: string; attemptsMade: number }>> {
-    const rows: Array<{ delivery_id: string; attempt_count: number }> = await q.query(
-      `SELECT delivery_id, attempt_count FROM webhook_deliveries
+  async overdue(q: SqlRunner, graceMs: number, limit: number): Promise<DeliveryWakeUp[]> {
+    const rows: WakeUpRow[] = await q.query(
+      `SELECT delivery_id, webhook_endpoint_id, attempt_count FROM webhook_deliveries
        WHERE status = 'pending' AND next_attempt_at <= now() - $1::float8 * interval '1 millisecond'
        ORDER BY next_attempt_at LIMIT $2`,
       [graceMs, limit],
     );
-    return rows.map((r) => ({ deliveryId: r.delivery_id, attemptsMade: r.attempt_count }));
+    return rows.map(wakeUp);
   }
 
   /** Marks delivered rows as charged (in the caller's transaction, with the usage rows); returns them. */

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DeliveryUsageService } from '#auth';
 import { buildDeliveryBody, deliveryHeaders, MAX_IN_FLIGHT_PER_ENDPOINT, nextAttemptDelayMs, WebhookSender } from '../dispatch/index.js';
+import type { DeliveryJobData } from '../queue/delivery-queue.constants.js';
 import { DeliveryQueue } from '../queue/delivery.queue.js';
 import { DeliveriesRepository, type DeliveryToSend } from './deliveries.repository.js';
 import { EndpointSlots } from './endpoint-slots.js';
@@ -32,25 +33,20 @@ export class DeliveryProcessor {
     private readonly queue: DeliveryQueue,
   ) {}
 
-  async process(deliveryId: string): Promise<DeliveryStep> {
-    const d = await this.deliveries.loadForSend(this.dataSource, deliveryId);
-    if (!d || d.status !== 'pending') return 'done';
-    if (d.expired) {
-      await this.deliveries.expire(this.dataSource, deliveryId);
-      return 'done';
-    }
-    if (d.suspended || d.paused) {
-      await this.deliveries.hold(this.dataSource, deliveryId, d.suspended ? 'endpoint_suspended' : 'endpoint_paused');
-      return 'done';
-    }
-    const slot = await this.slots.acquire(d.webhookEndpointId, MAX_IN_FLIGHT_PER_ENDPOINT, SLOT_LEASE_MS);
+  async process(job: DeliveryJobData): Promise<DeliveryStep> {
+    // The slot first: a job whose endpoint is at its cap goes back without costing a read.
+    const slot = await this.slots.acquire(job.webhookEndpointId, MAX_IN_FLIGHT_PER_ENDPOINT, SLOT_LEASE_MS);
     if (slot === null) return 'busy';
     try {
-      await this.attempt(d);
+      const d = await this.deliveries.loadForSend(this.dataSource, job.deliveryId);
+      if (!d || d.status !== 'pending') return 'done';
+      if (d.expired) await this.deliveries.expire(this.dataSource, d.deliveryId);
+      else if (d.suspended || d.paused) await this.deliveries.hold(this.dataSource, d.deliveryId, d.suspended ? 'endpoint_suspended' : 'endpoint_paused');
+      else await this.attempt(d);
+      return 'done';
     } finally {
-      await this.slots.release(d.webhookEndpointId, slot);
+      await this.slots.release(job.webhookEndpointId, slot);
     }
-    return 'done';
   }
 
   private async attempt(d: DeliveryToSend): Promise<void> {
@@ -91,7 +87,7 @@ export class DeliveryProcessor {
       charged = recorded.applied && result.outcome === 'delivered';
       if (recorded.suspendedNow) this.logger.warn(`webhook endpoint ${d.webhookEndpointId} suspended after delivery ${d.deliveryId}: ${result.error ?? result.statusCode}`);
       if (recorded.applied && retryInMs !== null) {
-        await this.queue.enqueue([{ deliveryId: d.deliveryId, attemptsMade, delayMs: retryInMs }]).catch((error: Error) => {
+        await this.queue.enqueue([{ deliveryId: d.deliveryId, webhookEndpointId: d.webhookEndpointId, attemptsMade, delayMs: retryInMs }]).catch((error: Error) => {
           this.logger.warn(`retry of ${d.deliveryId} not enqueued (the reconciler will): ${error.message}`);
         });
       }

@@ -10,8 +10,9 @@ const BATCH = 5_000;
 /**
  * Postgres is the truth about deliveries; BullMQ only wakes the workers. The reconciler re-enqueues
  * what Redis lost (a flushed or restarted Redis, an enqueue that failed after a commit) and releases
- * the deliveries held for usage once the consumer's period has reset. Enqueueing is idempotent by job
- * id, so a job still waiting in the queue is not doubled, and several dispatchers may run it at once.
+ * the deliveries held for usage once the consumer's period has reset. An overdue row whose job is still
+ * in Redis (a long queue) is left alone; enqueueing is idempotent by job id besides, so several
+ * dispatchers may run it at once.
  */
 @Injectable()
 export class DeliveryReconciler {
@@ -25,8 +26,7 @@ export class DeliveryReconciler {
   async reconcile(): Promise<number> {
     const released = await this.deliveries.releaseUsageHolds(this.dataSource, BATCH);
     const overdue = await this.deliveries.overdue(this.dataSource, OVERDUE_GRACE_MS, BATCH);
-    const wakeUps = [...released, ...overdue];
-    await this.queue.enqueue(wakeUps);
-    return wakeUps.length;
+    await this.queue.enqueue(released);
+    return released.length + (await this.queue.enqueueLost(overdue));
   }
 }

@@ -18,13 +18,24 @@ interface Scripted {
   twAcquireSlot(key: string, now: number, cap: number, holder: string, expiresAt: number): Promise<number>;
 }
 
+interface LocalGate {
+  inFlight: number;
+  waiters: Array<() => void>;
+}
+
 /**
  * At most `cap` requests in flight per endpoint across every dispatcher process (a Redis semaphore):
  * a slow or failing receiver holds its own slots only, so the others' deliveries keep flowing. A slot
  * lives a little longer than the longest request, in case its holder dies without releasing it.
+ *
+ * In front of Redis, each process keeps its own count: a job for an endpoint this process already
+ * has `cap` requests in flight to waits here for one of them to finish (at most `cap` such waiters),
+ * instead of going back to the queue and round again; past that, it is put back (`null`).
  */
 @Injectable()
 export class EndpointSlots {
+  private readonly local = new Map<number, LocalGate>();
+
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -34,13 +45,39 @@ export class EndpointSlots {
 
   /** A holder id when a slot was free, null when the endpoint is at its cap. */
   async acquire(endpointId: number, cap: number, leaseMs: number): Promise<string | null> {
+    let gate = this.local.get(endpointId);
+    if (!gate) this.local.set(endpointId, (gate = { inFlight: 0, waiters: [] }));
+    if (gate.inFlight >= cap) {
+      if (gate.waiters.length >= cap) return null;
+      await new Promise<void>((resolve) => gate.waiters.push(resolve));
+    }
+    gate.inFlight++;
     const holder = randomUUID();
     const now = Date.now();
-    const got = await (this.redis as unknown as Scripted).twAcquireSlot(this.keys.key('endpoint-slots', endpointId), now, cap, holder, now + leaseMs);
-    return got === 1 ? holder : null;
+    try {
+      const got = await (this.redis as unknown as Scripted).twAcquireSlot(this.keys.key('endpoint-slots', endpointId), now, cap, holder, now + leaseMs);
+      if (got === 1) return holder;
+    } catch (error) {
+      this.leave(endpointId, gate);
+      throw error;
+    }
+    this.leave(endpointId, gate);
+    return null;
   }
 
   async release(endpointId: number, holder: string): Promise<void> {
-    await this.redis.zrem(this.keys.key('endpoint-slots', endpointId), holder);
+    try {
+      await this.redis.zrem(this.keys.key('endpoint-slots', endpointId), holder);
+    } finally {
+      const gate = this.local.get(endpointId);
+      if (gate) this.leave(endpointId, gate);
+    }
+  }
+
+  private leave(endpointId: number, gate: LocalGate): void {
+    gate.inFlight--;
+    const next = gate.waiters.shift();
+    if (next) next();
+    else if (gate.inFlight === 0) this.local.delete(endpointId);
   }
 }

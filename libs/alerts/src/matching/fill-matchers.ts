@@ -202,12 +202,17 @@ export function matchLargeMarketOrders(index: RuleIndex, block: FillsBlockOccurr
     groupInto(orders, `${address}|${fill.coin}|${fill.oid}`, () => ({ address, market: fill.coin, oid: fill.oid, fills: [] as Fill[] }), (o) => o.fills.push(fill));
   }
   if (orders.size === 0) return;
-  // Most orders are far below every threshold: one comparison with the lowest one drops them.
+  // Most orders are far below every threshold. An estimate in binary floating point under 99.9 % of the
+  // lowest threshold drops an order for certain (its rounding error is a few units in 10^15), so only
+  // orders near or above it are added up, and decided, in exact decimals.
   const lowest = rules.reduce((min, r) => (min === null || min.gt(r.filters.thresholdUsd!) ? new Dec(r.filters.thresholdUsd!) : min), null as Dec | null)!;
+  const clearlyBelow = Number(lowest.toFixed()) * 0.999;
   const summaries = [...orders.values()]
-    .map(({ address, market, oid, fills }) => {
-      fills.sort(byTimeThenTid);
-      const { size, notional } = totals(fills);
+    .filter(({ fills }) => fills.reduce((sum, f) => sum + Number(f.sz) * Number(f.px), 0) >= clearlyBelow)
+    .map(({ address, market, oid, fills }) => ({ address, market, oid, fills: fills.sort(byTimeThenTid), ...totals(fills) }))
+    .filter((o) => o.notional.gte(lowest))
+    .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : a.market < b.market ? -1 : a.market > b.market ? 1 : a.oid - b.oid))
+    .map(({ address, market, oid, fills, size, notional }) => {
       const direction = fills[0]!.side === 'B' ? 'buy' : 'sell';
       const eventTime = fills[fills.length - 1]!.time;
       return {
@@ -230,9 +235,7 @@ export function matchLargeMarketOrders(index: RuleIndex, block: FillsBlockOccurr
           eventTime,
         },
       };
-    })
-    .filter((o) => o.notional.gte(lowest))
-    .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : a.market < b.market ? -1 : a.market > b.market ? 1 : a.oid - b.oid));
+    });
   if (summaries.length === 0) return;
   for (const rule of rules) {
     const f = rule.filters;

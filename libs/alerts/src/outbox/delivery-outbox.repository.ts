@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlRunner } from '#database';
 import type { MatchedDelivery } from '../alert.types.js';
+import type { DeliveryWakeUp } from '../queue/delivery.queue.js';
 
 /** Event types whose news goes stale: a delivery not made within an hour of being written expires. */
 const EXPIRING_TYPES = ['price_crossing', 'large_market_order'];
@@ -12,16 +13,16 @@ const EXPIRING_TYPES = ['price_crossing', 'large_market_order'];
  */
 @Injectable()
 export class DeliveryOutboxRepository {
-  async insert(q: SqlRunner, deliveries: readonly MatchedDelivery[]): Promise<string[]> {
+  async insert(q: SqlRunner, deliveries: readonly MatchedDelivery[]): Promise<DeliveryWakeUp[]> {
     if (deliveries.length === 0) return [];
-    const rows: Array<{ delivery_id: string }> = await q.query(
+    const rows: Array<{ delivery_id: string; webhook_endpoint_id: number }> = await q.query(
       `INSERT INTO webhook_deliveries (delivery_id, consumer_id, webhook_endpoint_id, rule_id, event_type, occurred_at, payload, status, expires_at)
        SELECT d.id, d.consumer_id, d.endpoint_id, d.rule_id, d.event_type, timestamptz 'epoch' + d.occurred_ms * interval '1 millisecond', d.payload, 'pending',
               CASE WHEN d.event_type = ANY($8::text[]) THEN now() + interval '1 hour' END
        FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::bigint[], $7::text[])
             AS d (id, consumer_id, endpoint_id, rule_id, event_type, occurred_ms, payload)
        ON CONFLICT (delivery_id) DO NOTHING
-       RETURNING delivery_id`,
+       RETURNING delivery_id, webhook_endpoint_id`,
       [
         deliveries.map((d) => d.deliveryId),
         deliveries.map((d) => d.consumerId),
@@ -33,6 +34,6 @@ export class DeliveryOutboxRepository {
         EXPIRING_TYPES,
       ],
     );
-    return rows.map((r) => r.delivery_id);
+    return rows.map((r) => ({ deliveryId: r.delivery_id, webhookEndpointId: r.webhook_endpoint_id, attemptsMade: 0 }));
   }
 }

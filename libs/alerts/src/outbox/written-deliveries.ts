@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { DeliveryQueue } from '../queue/delivery.queue.js';
+import { DeliveryQueue, type DeliveryWakeUp } from '../queue/delivery.queue.js';
 
 /**
  * The delivery ids a writer's transaction inserted, kept per writer context until its commit, then
@@ -7,14 +7,14 @@ import { DeliveryQueue } from '../queue/delivery.queue.js';
  * the dispatcher's reconciler enqueues them again.
  */
 export class WrittenDeliveries<C extends object> {
-  private readonly written = new WeakMap<C, string[]>();
+  private readonly written = new WeakMap<C, DeliveryWakeUp[]>();
 
   constructor(
     private readonly queue: DeliveryQueue,
     private readonly logger: Logger,
   ) {}
 
-  remember(context: C, ids: string[]): void {
+  remember(context: C, ids: DeliveryWakeUp[]): void {
     if (ids.length) this.written.set(context, ids);
   }
 
@@ -22,7 +22,7 @@ export class WrittenDeliveries<C extends object> {
     const ids = this.written.get(context);
     if (!ids) return;
     this.written.delete(context);
-    await this.queue.enqueue(ids.map((deliveryId) => ({ deliveryId, attemptsMade: 0 }))).catch((error: Error) => {
+    await this.queue.enqueue(ids).catch((error: Error) => {
       this.logger.warn(`${ids.length} deliveries stored but not enqueued (the reconciler will): ${error.message}`);
     });
   }

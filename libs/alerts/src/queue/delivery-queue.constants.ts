@@ -3,9 +3,13 @@ import type { JobsOptions } from 'bullmq';
 /** The one BullMQ queue of webhook deliveries; its keys live under the deployment's REDIS_PREFIX. */
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 
-/** What a delivery job carries: only the row's key. The row in Postgres is the truth; the job is a wake-up. */
+/**
+ * What a delivery job carries: the row's key, and its endpoint so that a job whose endpoint is at its
+ * in-flight cap is put back without reading the row. The row in Postgres is the truth; the job is a wake-up.
+ */
 export interface DeliveryJobData {
   deliveryId: string;
+  webhookEndpointId: number;
 }
 
 /**

@@ -7,6 +7,7 @@ import { DELIVERY_JOB_OPTIONS, DELIVERY_QUEUE, deliveryJobId, type DeliveryJobDa
 /** A delivery to (re-)enqueue: its id, the attempts already made, and how long to wait before the next one. */
 export interface DeliveryWakeUp {
   deliveryId: string;
+  webhookEndpointId: number;
   attemptsMade: number;
   delayMs?: number;
 }
@@ -33,11 +34,25 @@ export class DeliveryQueue implements OnApplicationShutdown {
       await this.queue.addBulk(
         items.slice(i, i + 1000).map((item) => ({
           name: 'deliver',
-          data: { deliveryId: item.deliveryId },
+          data: { deliveryId: item.deliveryId, webhookEndpointId: item.webhookEndpointId },
           opts: { ...DELIVERY_JOB_OPTIONS, jobId: deliveryJobId(item.deliveryId, item.attemptsMade), delay: item.delayMs && item.delayMs > 0 ? Math.round(item.delayMs) : undefined },
         })),
       );
     }
+  }
+
+  /**
+   * Enqueues only the deliveries whose job is not in Redis (one pipelined EXISTS each): what the
+   * reconciler uses, so a long but intact queue is not re-added on every pass. Returns how many.
+   */
+  async enqueueLost(items: DeliveryWakeUp[]): Promise<number> {
+    if (items.length === 0) return 0;
+    const pipeline = this.connection.pipeline();
+    for (const item of items) pipeline.exists(this.queue.toKey(deliveryJobId(item.deliveryId, item.attemptsMade)));
+    const found = (await pipeline.exec()) ?? [];
+    const lost = items.filter((_, i) => found[i]?.[1] === 0);
+    await this.enqueue(lost);
+    return lost.length;
   }
 
   async onApplicationShutdown(): Promise<void> {

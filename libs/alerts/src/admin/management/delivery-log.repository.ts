@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlRunner } from '#database';
+import type { DeliveryWakeUp } from '../../queue/delivery.queue.js';
 
 export type DeliveryStatus = 'pending' | 'held' | 'delivered' | 'failed' | 'expired';
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'held', 'delivered', 'failed', 'expired'];
@@ -77,24 +78,24 @@ export class DeliveryLogRepository {
    * Back to pending with a fresh schedule (attempt_count 0); the attempts already made stay in the log,
    * numbered on from them. Only failed or expired rows move. Returns what to enqueue.
    */
-  async resend(q: SqlRunner, where: { deliveryId: string } | { endpointId: number; sinceMs: number }): Promise<string[]> {
+  async resend(q: SqlRunner, where: { deliveryId: string } | { endpointId: number; sinceMs: number }): Promise<DeliveryWakeUp[]> {
     const byId = 'deliveryId' in where;
-    const rows: Array<{ delivery_id: string }> = await q.query(
+    const rows: Array<{ delivery_id: string; webhook_endpoint_id: number }> = await q.query(
       `WITH moved AS (
          UPDATE webhook_deliveries
          SET status = 'pending', attempt_count = 0, held_reason = NULL, next_attempt_at = now(), updated_at = now(),
              expires_at = CASE WHEN expires_at IS NULL THEN NULL ELSE now() + interval '1 hour' END
          WHERE status IN ('failed', 'expired') AND ${byId ? 'delivery_id = $1' : `webhook_endpoint_id = $1 AND created_at >= 'epoch'::timestamptz + $2::bigint * interval '1 millisecond'`}
-         RETURNING delivery_id
+         RETURNING delivery_id, webhook_endpoint_id
        )
-       SELECT delivery_id FROM moved`,
+       SELECT delivery_id, webhook_endpoint_id FROM moved`,
       byId ? [where.deliveryId] : [where.endpointId, where.sinceMs],
     );
-    return rows.map((r) => r.delivery_id);
+    return rows.map((r) => ({ deliveryId: r.delivery_id, webhookEndpointId: r.webhook_endpoint_id, attemptsMade: 0 }));
   }
 
   /** An endpoint's deliveries held for its pause or suspension, back to pending (on resume). Returns what to enqueue. */
-  async releaseEndpointHolds(q: SqlRunner, endpointId: number): Promise<Array<{ deliveryId: string; attemptsMade: number }>> {
+  async releaseEndpointHolds(q: SqlRunner, endpointId: number): Promise<DeliveryWakeUp[]> {
     const rows: Array<{ delivery_id: string; attempt_count: number }> = await q.query(
       `WITH moved AS (
          UPDATE webhook_deliveries SET status = 'pending', held_reason = NULL, next_attempt_at = now(), updated_at = now()
@@ -104,7 +105,7 @@ export class DeliveryLogRepository {
        SELECT delivery_id, attempt_count FROM moved`,
       [endpointId],
     );
-    return rows.map((r) => ({ deliveryId: r.delivery_id, attemptsMade: r.attempt_count }));
+    return rows.map((r) => ({ deliveryId: r.delivery_id, webhookEndpointId: endpointId, attemptsMade: r.attempt_count }));
   }
 
   private async attempts(q: SqlRunner, ids: string[]): Promise<Map<string, DeliveryAttemptRecord[]>> {

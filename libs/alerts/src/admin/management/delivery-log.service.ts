@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { KeysetCursorCodec } from '#database';
 import { InvalidInputError, NotFoundError } from '#errors';
-import { DeliveryQueue } from '../../queue/delivery.queue.js';
+import { DeliveryQueue, type DeliveryWakeUp } from '../../queue/delivery.queue.js';
 import { DeliveryLogRepository, type DeliveryRecord, type DeliveryStatus } from './delivery-log.repository.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 
@@ -60,8 +60,8 @@ export class DeliveryLogService {
     return { replayed: ids.length };
   }
 
-  private async enqueue(ids: string[]): Promise<void> {
-    await this.queue.enqueue(ids.map((deliveryId) => ({ deliveryId, attemptsMade: 0 }))).catch((error: Error) => {
+  private async enqueue(ids: DeliveryWakeUp[]): Promise<void> {
+    await this.queue.enqueue(ids).catch((error: Error) => {
       this.logger.warn(`${ids.length} re-sent deliveries not enqueued (the reconciler will): ${error.message}`);
     });
   }
