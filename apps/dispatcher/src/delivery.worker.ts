@@ -59,6 +59,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     await this.worker?.close();
+    await this.processor.close();
     await this.reconcileLoop.stop();
     await this.chargeLoop.stop();
     await this.charges.flush().catch((error: Error) => this.logger.write('warn', 'usage charges not written at shutdown (the next start writes them)', { error: error.message }));

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '#auth';
 import { AppConfig } from '#config';
-import { WebhookSender } from '../dispatch/index.js';
+import { WebhookSender, webhookSenderFor } from '../dispatch/index.js';
 import { DeliveryQueue } from '../queue/delivery.queue.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveryProcessor } from './delivery.processor.js';
@@ -19,11 +19,7 @@ import { UsageChargesFlusher } from './usage-charges.flusher.js';
     DeliveryProcessor,
     DeliveryReconciler,
     UsageChargesFlusher,
-    {
-      provide: WebhookSender,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => new WebhookSender({ allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, requestTimeoutMs: config.WEBHOOK_TIMEOUT_MS }),
-    },
+    { provide: WebhookSender, inject: [AppConfig], useFactory: webhookSenderFor },
   ],
   exports: [DeliveryProcessor, DeliveryReconciler, UsageChargesFlusher, DeliveryQueue],
 })

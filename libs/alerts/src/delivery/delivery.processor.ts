@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DeliveryUsageService } from '#auth';
-import { buildDeliveryBody, deliveryHeaders, MAX_IN_FLIGHT_PER_ENDPOINT, nextAttemptDelayMs, WebhookSender } from '../dispatch/index.js';
+import { MAX_IN_FLIGHT_PER_ENDPOINT, nextAttemptDelayMs, sendSignedDelivery, WebhookSender } from '../dispatch/index.js';
 import type { DeliveryJobData } from '../queue/delivery-queue.constants.js';
 import { DeliveryQueue } from '../queue/delivery.queue.js';
 import { DeliveriesRepository, type DeliveryToSend } from './deliveries.repository.js';
@@ -33,6 +33,11 @@ export class DeliveryProcessor {
     private readonly queue: DeliveryQueue,
   ) {}
 
+  /** Closes the kept-alive connections; the worker calls it once its requests in flight have finished. */
+  close(): Promise<void> {
+    return this.sender.close();
+  }
+
   async process(job: DeliveryJobData): Promise<DeliveryStep> {
     // The slot first: a job whose endpoint is at its cap goes back without costing a read.
     const slot = await this.slots.acquire(job.webhookEndpointId, MAX_IN_FLIGHT_PER_ENDPOINT, SLOT_LEASE_MS);
@@ -57,18 +62,13 @@ export class DeliveryProcessor {
     }
     let charged = false;
     try {
-      const body = buildDeliveryBody({
-        deliveryId: d.deliveryId,
-        consumerId: d.consumerId,
-        webhookEndpointId: d.webhookEndpointId,
-        eventId: d.ruleId,
-        eventType: d.eventType,
-        occurredAtMs: d.occurredAtMs,
-        payloadJson: d.payload,
-      });
       const startedAt = new Date();
-      const headers = deliveryHeaders({ deliveryId: d.deliveryId, eventId: d.ruleId, eventType: d.eventType, body, secretKey: d.secretKey, timestampSec: Math.floor(startedAt.getTime() / 1000) });
-      const result = await this.sender.send(d.url, body, headers);
+      const result = await sendSignedDelivery(
+        this.sender,
+        { deliveryId: d.deliveryId, consumerId: d.consumerId, webhookEndpointId: d.webhookEndpointId, eventId: d.ruleId, eventType: d.eventType, occurredAtMs: d.occurredAtMs, payloadJson: d.payload },
+        d,
+        startedAt.getTime(),
+      );
       const attemptsMade = d.attemptCount + 1;
       const retryInMs = result.outcome === 'retryable' ? nextAttemptDelayMs(attemptsMade, result.retryAfterMs) : null;
       const recorded = await this.deliveries.recordAttempt(this.dataSource, {

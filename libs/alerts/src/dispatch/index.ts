@@ -5,3 +5,4 @@ export * from './test-delivery.module.js';
 export * from './test-delivery.service.js';
 export * from './webhook-sender.js';
 export * from './webhook-signature.js';
+export * from './signed-delivery.js';

@@ -3,10 +3,9 @@ import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '#config';
 import { NotFoundError } from '#errors';
-import { buildDeliveryBody } from './delivery-envelope.js';
 import { EndpointTargetRepository } from './endpoint-target.repository.js';
-import { deliveryHeaders } from './webhook-signature.js';
-import { WebhookSender, type WebhookAttemptResult } from './webhook-sender.js';
+import { sendSignedDelivery, webhookSenderFor } from './signed-delivery.js';
+import type { WebhookAttemptResult, WebhookSender } from './webhook-sender.js';
 
 export type TestDeliveryReport = { endpointId: number; url: string; deliveryId: string } & Pick<WebhookAttemptResult, 'outcome' | 'statusCode' | 'durationMs' | 'error'>;
 
@@ -25,7 +24,7 @@ export class TestDeliveryService implements OnModuleDestroy {
     private readonly endpoints: EndpointTargetRepository,
     config: AppConfig,
   ) {
-    this.sender = new WebhookSender({ allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, requestTimeoutMs: config.WEBHOOK_TIMEOUT_MS });
+    this.sender = webhookSenderFor(config);
   }
 
   async send(endpointId: number, nowMs = Date.now()): Promise<TestDeliveryReport> {
@@ -33,17 +32,12 @@ export class TestDeliveryService implements OnModuleDestroy {
     if (!endpoint) throw new NotFoundError(`no webhook endpoint with id ${endpointId}`);
     // The time makes each test its own delivery, so a receiver that de-duplicates still answers every test.
     const deliveryId = createHash('sha256').update(`test|${endpointId}|${nowMs}`).digest('hex');
-    const body = buildDeliveryBody({
-      deliveryId,
-      consumerId: endpoint.consumerId,
-      webhookEndpointId: endpoint.id,
-      eventId: 0,
-      eventType: 'test',
-      occurredAtMs: nowMs,
-      payloadJson: JSON.stringify({ message: 'Tidewatch test delivery', endpointId: endpoint.id }),
-    });
-    const headers = deliveryHeaders({ deliveryId, eventId: 0, eventType: 'test', body, secretKey: endpoint.secretKey, timestampSec: Math.floor(nowMs / 1000) });
-    const result = await this.sender.send(endpoint.url, body, headers);
+    const result = await sendSignedDelivery(
+      this.sender,
+      { deliveryId, consumerId: endpoint.consumerId, webhookEndpointId: endpoint.id, eventId: 0, eventType: 'test', occurredAtMs: nowMs, payloadJson: JSON.stringify({ message: 'Tidewatch test delivery', endpointId: endpoint.id }) },
+      endpoint,
+      nowMs,
+    );
     return { endpointId: endpoint.id, url: endpoint.url, deliveryId, outcome: result.outcome, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error };
   }
 
