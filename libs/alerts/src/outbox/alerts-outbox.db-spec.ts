@@ -73,4 +73,15 @@ describe('alert outbox steps', () => {
     const rows = await dataSource.query(`SELECT delivery_id, payload FROM webhook_deliveries WHERE event_type = 'state_updated'`);
     expect(rows).toEqual([{ delivery_id: sha(created.id, 'state_updated|7'), payload: JSON.stringify({ height: 7, stateTime: t }) }]);
   });
+
+  it('gives price crossings and large orders an hour to be delivered, and other types no expiry', async () => {
+    const outbox = new DeliveryOutboxRepository();
+    const base = { ruleId: 1, consumerId: 1, webhookEndpointId: endpoint, occurredAtMs: Date.now(), data: { a: '1' } };
+    await outbox.insert(dataSource, [
+      { ...base, deliveryId: 'e'.repeat(64), eventType: 'price_crossing' },
+      { ...base, deliveryId: 'f'.repeat(64), eventType: 'ledger_update' },
+    ]);
+    const rows = await dataSource.query(`SELECT event_type, extract(epoch FROM expires_at - created_at)::int AS seconds FROM webhook_deliveries WHERE delivery_id IN ($1, $2) ORDER BY event_type`, ['e'.repeat(64), 'f'.repeat(64)]);
+    expect(rows).toEqual([{ event_type: 'ledger_update', seconds: null }, { event_type: 'price_crossing', seconds: 3600 }]);
+  });
 });

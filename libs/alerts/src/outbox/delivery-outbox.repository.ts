@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlRunner } from '#database';
 import type { MatchedDelivery } from '../alert.types.js';
+import { EXPIRY_MS_BY_TYPE } from '../dispatch/index.js';
 import type { DeliveryWakeUp } from '../queue/delivery.queue.js';
 
-/** Event types whose news goes stale: a delivery not made within an hour of being written expires. */
-const EXPIRING_TYPES = ['price_crossing', 'large_market_order'];
 
 /**
  * Writes matched deliveries as outbox rows in the transaction of the facts (or state update) that
@@ -18,9 +17,9 @@ export class DeliveryOutboxRepository {
     const rows: Array<{ delivery_id: string; webhook_endpoint_id: number }> = await q.query(
       `INSERT INTO webhook_deliveries (delivery_id, consumer_id, webhook_endpoint_id, rule_id, event_type, occurred_at, payload, status, expires_at)
        SELECT d.id, d.consumer_id, d.endpoint_id, d.rule_id, d.event_type, timestamptz 'epoch' + d.occurred_ms * interval '1 millisecond', d.payload, 'pending',
-              CASE WHEN d.event_type = ANY($8::text[]) THEN now() + interval '1 hour' END
-       FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::bigint[], $7::text[])
-            AS d (id, consumer_id, endpoint_id, rule_id, event_type, occurred_ms, payload)
+              now() + d.expires_in_ms * interval '1 millisecond'
+       FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::bigint[], $7::text[], $8::bigint[])
+            AS d (id, consumer_id, endpoint_id, rule_id, event_type, occurred_ms, payload, expires_in_ms)
        ON CONFLICT (delivery_id) DO NOTHING
        RETURNING delivery_id, webhook_endpoint_id`,
       [
@@ -31,7 +30,8 @@ export class DeliveryOutboxRepository {
         deliveries.map((d) => d.eventType),
         deliveries.map((d) => d.occurredAtMs),
         deliveries.map((d) => JSON.stringify(d.data)),
-        EXPIRING_TYPES,
+        // News that goes stale (a price crossing, a large order) expires this long after it was written.
+        deliveries.map((d) => EXPIRY_MS_BY_TYPE[d.eventType] ?? null),
       ],
     );
     return rows.map((r) => ({ deliveryId: r.delivery_id, webhookEndpointId: r.webhook_endpoint_id, attemptsMade: 0 }));

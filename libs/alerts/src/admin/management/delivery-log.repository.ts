@@ -84,7 +84,7 @@ export class DeliveryLogRepository {
       `WITH moved AS (
          UPDATE webhook_deliveries
          SET status = 'pending', attempt_count = 0, held_reason = NULL, next_attempt_at = now(), updated_at = now(),
-             expires_at = CASE WHEN expires_at IS NULL THEN NULL ELSE now() + interval '1 hour' END
+             expires_at = now() + (expires_at - created_at)
          WHERE status IN ('failed', 'expired') AND ${byId ? 'delivery_id = $1' : `webhook_endpoint_id = $1 AND created_at >= 'epoch'::timestamptz + $2::bigint * interval '1 millisecond'`}
          RETURNING delivery_id, webhook_endpoint_id
        )
