@@ -97,7 +97,7 @@ describe('npm run cli -- alerts test-endpoint', () => {
   it('sends one signed test delivery that the guide receiver verifies and accepts, and records nothing', async () => {
     const url = `http://127.0.0.1:${port}/hooks/tidewatch`;
     const id = await endpoint(url, SECRET);
-    const result = await cli(loopbackOn, 'alerts', 'test-endpoint', '--endpoint', String(id));
+    const result = await cli(loopbackOn, 'alerts', 'test-endpoint', String(id));
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report).toEqual({ endpointId: id, url, deliveryId: expect.stringMatching(/^[0-9a-f]{64}$/), outcome: 'delivered', statusCode: 200, durationMs: expect.any(Number), error: null });
@@ -169,15 +169,24 @@ describe('npm run cli -- alerts test-endpoint', () => {
     expect(JSON.parse(literal.stdout)).toMatchObject({ outcome: 'permanent', statusCode: null, error: 'refused: loopback address 127.0.0.1' });
   });
 
-  it('answers an unknown endpoint with exit code 1 and a missing --endpoint with the usage', async () => {
+  it('answers an unknown endpoint with exit code 1, and a missing, doubled or malformed id with the usage', async () => {
     const unknown = await cli(loopbackOn, 'alerts', 'test-endpoint', '--endpoint', '99999');
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr).toContain('{"error":"no webhook endpoint with id 99999"}');
     const missing = await cli(loopbackOn, 'alerts', 'test-endpoint');
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('{"error":"--endpoint is required"}');
-    expect(missing.stderr).toContain('alerts test-endpoint --endpoint ID');
+    expect(missing.stderr).toContain('{"error":"the endpoint id is required: alerts test-endpoint ID"}');
+    expect(missing.stderr).toContain('alerts test-endpoint ID ');
+    const twice = await cli(loopbackOn, 'alerts', 'test-endpoint', '3', '--endpoint', '3');
+    expect([twice.code, twice.stdout]).toEqual([2, '']);
+    expect(twice.stderr).toContain('{"error":"give the endpoint id once: as ID or as --endpoint ID"}');
+    const malformed = await cli(loopbackOn, 'alerts', 'test-endpoint', '3x');
+    expect([malformed.code, malformed.stdout]).toEqual([2, '']);
+    expect(malformed.stderr).toContain('{"error":"the endpoint id must be a positive integer, got \\"3x\\""}');
+    const extra = await cli(loopbackOn, 'alerts', 'test-endpoint', '3', '4');
+    expect([extra.code, extra.stdout]).toEqual([2, '']);
+    expect(extra.stderr).toContain('{"error":"unexpected argument \\"4\\""}');
   });
 });
 

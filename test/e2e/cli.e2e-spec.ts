@@ -89,6 +89,21 @@ describe('npm run cli', () => {
     expect((await db.query('SELECT count(*)::int AS n FROM consumers')).rows[0].n).toBe(before);
   });
 
+  it('creates no account when its token cannot be stored: the account and its first token commit together', async () => {
+    const before = (await db.query('SELECT count(*)::int AS n FROM consumers')).rows[0].n;
+    // A fault between the two inserts: the tokens table is out of reach while the command runs.
+    await db.query('ALTER TABLE api_tokens RENAME TO api_tokens_away');
+    try {
+      const result = await cli('consumer', 'create', '--name', 'Half Made', '--plan', 'tier1');
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+    } finally {
+      await db.query('ALTER TABLE api_tokens_away RENAME TO api_tokens');
+    }
+    expect((await db.query('SELECT count(*)::int AS n FROM consumers')).rows[0].n).toBe(before);
+    expect((await db.query(`SELECT count(*)::int AS n FROM consumers WHERE name = 'Half Made'`)).rows[0].n).toBe(0);
+  });
+
   it('names a missing flag and shows the usage', async () => {
     const result = await cli('token', 'issue');
     expect(result.code).toBe(2);

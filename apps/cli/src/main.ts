@@ -13,7 +13,7 @@ const USAGE = `Usage: npm run cli -- <command>
   consumer usage --consumer ID
   token issue --consumer ID [--label TEXT] [--expires-in SECONDS]
   token revoke --token-id ID
-  alerts test-endpoint --endpoint ID   (one signed test delivery; exit code 0 only when delivered)
+  alerts test-endpoint ID              (or --endpoint ID: one signed test delivery; exit code 0 only when delivered)
   migrate
 Every command prints one JSON object on stdout.`;
 
@@ -58,6 +58,16 @@ function text(flag: 'name' | 'plan' | 'label' | 'token-id', required: boolean): 
   return value;
 }
 
+/** `alerts test-endpoint ID` or `alerts test-endpoint --endpoint ID`. */
+function endpointId(): number {
+  const given = operands[0];
+  if (given === undefined && values.endpoint === undefined) throw new UsageError('the endpoint id is required: alerts test-endpoint ID');
+  if (given === undefined) return integer('endpoint', true)!;
+  if (values.endpoint !== undefined) throw new UsageError('give the endpoint id once: as ID or as --endpoint ID');
+  if (!/^\d+$/.test(given)) throw new UsageError(`the endpoint id must be a positive integer, got ${JSON.stringify(given)}`);
+  return Number(given);
+}
+
 // 0: done. 1: refused, failed, or (test-endpoint) not delivered. 2: the command line is wrong.
 let exitCode = 0;
 
@@ -65,7 +75,7 @@ async function run(app: INestApplicationContext, command: string): Promise<unkno
   const service = app.get(ConsumerService);
   switch (command) {
     case 'alerts test-endpoint': {
-      const report = await app.get(TestDeliveryService).send(integer('endpoint', true)!);
+      const report = await app.get(TestDeliveryService).send(endpointId());
       // The report is the answer either way; only a delivery the receiver accepted exits 0.
       if (report.outcome !== 'delivered') exitCode = 1;
       return report;
@@ -88,7 +98,14 @@ async function run(app: INestApplicationContext, command: string): Promise<unkno
   }
 }
 
-const command = positionals.join(' ');
+// A command is two words (`migrate` one); only test-endpoint takes an operand after them.
+const command = positionals[0] === 'migrate' ? 'migrate' : positionals.slice(0, 2).join(' ');
+const operands = positionals.slice(command.split(' ').length);
+const extra = operands.slice(command === 'alerts test-endpoint' ? 1 : 0);
+if (extra.length > 0) {
+  process.stderr.write(`${JSON.stringify({ error: `unexpected argument "${extra.join(' ')}"` })}\n${USAGE}\n`);
+  process.exit(2);
+}
 if (values.help || !command) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(values.help ? 0 : 2);

@@ -27,13 +27,17 @@ export class ConsumerService {
 
   async create(input: CreateConsumerInput): Promise<{ consumerId: number; token: string }> {
     if (!input.name?.trim()) throw new InvalidInputError('name', 'name must not be empty');
-    if (!isPlanId(input.plan)) throw new InvalidInputError('plan', `plan must be one of ${PLAN_IDS.join(', ')}`);
+    const plan = input.plan;
+    if (!isPlanId(plan)) throw new InvalidInputError('plan', `plan must be one of ${PLAN_IDS.join(', ')}`);
     for (const [field, value] of Object.entries({ rateLimitPerMinute: input.rateLimitPerMinute, usageLimit: input.usageLimit })) {
       if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0)) throw new InvalidInputError(field, `${field} must be a positive integer`);
     }
-    const consumer = await this.consumers.create(this.dataSource, { ...input, name: input.name.trim(), plan: input.plan });
-    const { token } = await this.tokens.issue(consumer.id);
-    return { consumerId: consumer.id, token };
+    // One transaction: a failure between the two never leaves an account without a token.
+    return this.dataSource.transaction(async (q) => {
+      const consumer = await this.consumers.create(q, { ...input, name: input.name.trim(), plan });
+      const { token } = await this.tokens.issue(consumer.id, {}, q);
+      return { consumerId: consumer.id, token };
+    });
   }
 
   async issueToken(consumerId: number, options: { label?: string; expiresInSeconds?: number } = {}): Promise<IssuedToken & { consumerId: number }> {

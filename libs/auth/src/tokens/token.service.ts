@@ -3,6 +3,7 @@ import { JwtService } from '@nestjs/jwt';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import type { SqlRunner } from '#database';
 import { REDIS, RedisKeys } from '#runtime';
 import { ApiTokenRepository, ApiTokenRow } from './api-token.repository.js';
 import { revocationChannel } from './revocation-channel.js';
@@ -24,10 +25,11 @@ export class TokenService {
     private readonly keys: RedisKeys,
   ) {}
 
-  async issue(consumerId: number, options: { label?: string; expiresInSeconds?: number } = {}): Promise<IssuedToken> {
+  /** Stores the token's record through `q` (a caller's transaction, or the pool) and signs it. */
+  async issue(consumerId: number, options: { label?: string; expiresInSeconds?: number } = {}, q: SqlRunner = this.dataSource): Promise<IssuedToken> {
     const tokenId = randomUUID();
     const expiresAt = options.expiresInSeconds ? new Date(Date.now() + options.expiresInSeconds * 1000) : null;
-    await this.tokens.insert(this.dataSource, { id: tokenId, consumerId, label: options.label ?? null, expiresAt });
+    await this.tokens.insert(q, { id: tokenId, consumerId, label: options.label ?? null, expiresAt });
     const token = await this.jwt.signAsync(
       { sub: String(consumerId) },
       { jwtid: tokenId, ...(options.expiresInSeconds ? { expiresIn: options.expiresInSeconds } : {}) },
