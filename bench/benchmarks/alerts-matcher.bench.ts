@@ -7,8 +7,10 @@ import { median, progress } from '../support.js';
  * rules (address rules tracking 1 to 1,000 wallets each, plus exchange-wide liquidation, ledger,
  * large-order and price rules), over blocks of real hl-node format parsed beforehand. The fills come
  * from 2,000,000 wallets, of which the first 200,000 are the pool rules track (so about one fill in
- * ten is a tracked wallet's). Reported: the median of 5 passes, and the deliveries they make.
+ * ten is a tracked wallet's). Reported: the median and the best of 7 passes (on a shared machine the
+ * best is the least disturbed), and the deliveries they make.
  */
+const PASSES = 7;
 const RULES = 10_000;
 const EVENTS = Number(process.env.BENCH_MATCHER_EVENTS ?? 500_000);
 const FILLS_PER_BLOCK = 100;
@@ -41,7 +43,9 @@ function rules(rnd: () => number): AlertRule[] {
       const n = 1 + Math.floor(rnd() ** 3 * 1000);
       const set = new Set<string>();
       while (set.size < n) set.add(address(Math.floor(rnd() * TRACKED_POOL)));
-      add(kind < 80 || kind >= 97 ? 'position_activity' : 'twap_execution', [...set], kind % 3 === 0 ? { coin: [MARKETS[kind % MARKETS.length]!] } : {});
+      // Round-tripped through JSON: flat strings, as the database driver hands rules' addresses to the
+      // index (a template literal's result is a rope, slower to compare as a map key).
+      add(kind < 80 || kind >= 97 ? 'position_activity' : 'twap_execution', JSON.parse(JSON.stringify([...set])) as string[], kind % 3 === 0 ? { coin: [MARKETS[kind % MARKETS.length]!] } : {});
     } else if (kind < 90) add('liquidation', [], { side: 'both', thresholdUsd: String(1000 * (kind - 84)) });
     else if (kind < 93) add('ledger_update', [], { types: ['deposit'], amount: { gte: '100000' } });
     else if (kind < 95) add('large_market_order', [], { thresholdUsd: String(50_000 * (1 + (i % 20))), direction: 'both' });
@@ -84,7 +88,7 @@ export async function alertsMatcherBenchmark() {
   const tracked = ruleList.reduce((n, r) => n + r.addresses.length, 0);
   const rates: number[] = [];
   let deliveries = 0;
-  for (let pass = 0; pass < 5; pass++) {
+  for (let pass = 0; pass < PASSES; pass++) {
     const started = performance.now();
     // One batch per 10 blocks, as the feed hands them to the facts writer.
     let made = 0;
@@ -96,7 +100,8 @@ export async function alertsMatcherBenchmark() {
   return {
     name: 'alerts-matcher',
     table: [
-      { measure: 'matcher events/s (median of 5)', value: Math.round(median(rates)), target: `>= ${TARGET}` },
+      { measure: `matcher events/s (median of ${PASSES} passes)`, value: Math.round(median(rates)), target: `>= ${TARGET}` },
+      { measure: `matcher events/s (best pass)`, value: Math.round(Math.max(...rates)), target: '' },
       { measure: 'rules', value: RULES, target: '' },
       { measure: 'tracked addresses over all rules', value: tracked, target: '' },
       { measure: 'fills matched per pass', value: EVENTS, target: '' },

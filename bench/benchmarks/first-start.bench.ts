@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { BENCH_DIR, dropDatabase, progress, recreateDatabase, stopServer } from '../support.js';
+import { BENCH_DIR, dropDatabase, INGESTOR_NODE_FLAGS, progress, recreateDatabase, stopServer } from '../support.js';
 import { fillsIngestRate } from './fills-ingest.bench.js';
 
 /**
@@ -43,7 +43,8 @@ export async function firstStartBenchmark() {
   // block, at or just before the boundary, and after the previous boundary.
   const presentBoundary = Math.floor(launchMs / intervalMs) * intervalMs;
   // Both cores, as `npm start` on a user's machine (npm run bench pins itself to one).
-  const child = spawn('taskset', ['-c', '0,1', process.execPath, MAIN], {
+  const profile = process.env.BENCH_FIRST_START_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_FIRST_START_PROFILE}`] : [];
+  const child = spawn('taskset', ['-c', '0,1', process.execPath, ...INGESTOR_NODE_FLAGS, ...profile, MAIN], {
     env: {
       ...process.env,
       DATABASE_URL,

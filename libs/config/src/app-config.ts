@@ -109,12 +109,16 @@ export class AppConfig {
   @Transform(toBool)
   WEBHOOK_ALLOW_LOOPBACK = false;
 
-  /** Webhook requests one dispatcher process keeps in flight (each endpoint also has its own cap of 10). */
+  /**
+   * Webhook requests one dispatcher process keeps in flight (each endpoint also has its own cap of 10).
+   * A request mostly waits (on the receiver, Redis, Postgres), so one core keeps many: 128 delivered a
+   * fifth more than 64 in `npm run bench -- alerts-dispatch`.
+   */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(1000)
-  DISPATCHER_CONCURRENCY = 64;
+  DISPATCHER_CONCURRENCY = 128;
 
   /** A webhook request's whole time limit, in ms (connect: 5 s at most); past it the attempt is a retryable timeout. */
   @Transform(toInt)

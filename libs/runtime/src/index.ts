@@ -8,3 +8,4 @@ export * from './runtime.module.js';
 export * from './startup.js';
 export * from './progress-bar.js';
 export * from './work-loop.js';
+export * from './micro-batch.js';

@@ -69,6 +69,8 @@ export class FakeHyperliquidServer {
   /** Send the history snapshot on subscription, as the real server does. */
   snapshots = true;
   answerPings = true;
+  /** When set, `allMids` answers these mids instead of the fixture. */
+  mids: Record<string, string> | null = null;
   private readonly accounts = new Map<string, FakeAccount>();
   private readonly failures: number[] = [];
 
@@ -194,6 +196,8 @@ export class FakeHyperliquidServer {
         return reply(200, timeWindow(account.ledger, body, this.pageSizes.userNonFundingLedgerUpdates));
       case 'twapHistory':
         return reply(200, account.twaps);
+      case 'allMids':
+        return reply(200, this.mids ?? fixtureJson(STATIC_INFO.allMids!));
       default:
         if (STATIC_INFO[type]) return reply(200, fixtureJson(STATIC_INFO[type]));
         return reply(422, 'Failed to deserialize the JSON body into the target type');

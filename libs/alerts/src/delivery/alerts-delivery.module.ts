@@ -4,6 +4,7 @@ import { AppConfig } from '#config';
 import { WebhookSender, webhookSenderFor } from '../dispatch/index.js';
 import { DeliveryQueue } from '../queue/delivery.queue.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
+import { DeliveryRows } from './delivery-rows.js';
 import { DeliveryProcessor } from './delivery.processor.js';
 import { DeliveryReconciler } from './delivery.reconciler.js';
 import { EndpointSlots } from './endpoint-slots.js';
@@ -14,6 +15,7 @@ import { UsageChargesFlusher } from './usage-charges.flusher.js';
   imports: [AccountsModule],
   providers: [
     DeliveriesRepository,
+    DeliveryRows,
     EndpointSlots,
     DeliveryQueue,
     DeliveryProcessor,

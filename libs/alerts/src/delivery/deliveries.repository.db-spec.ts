@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '#database';
 import { resetDatabase, useTestEnvironment } from '#testing';
 import { DeliveriesRepository, type AttemptRecord } from './deliveries.repository.js';
+import { DeliveryRows } from './delivery-rows.js';
 
 const repository = new DeliveriesRepository();
 let dataSource: DataSource;
@@ -52,7 +53,7 @@ const health = async () =>
 describe('DeliveriesRepository', () => {
   it('loads a delivery with its endpoint, numbering the next attempt after the recorded ones', async () => {
     await pending('d1');
-    expect(await repository.loadForSend(dataSource, 'd1')).toEqual({
+    expect((await repository.loadForSend(dataSource, ['d1'])).get('d1')).toEqual({
       deliveryId: 'd1',
       consumerId: consumer,
       webhookEndpointId: endpoint,
@@ -70,8 +71,8 @@ describe('DeliveriesRepository', () => {
       suspended: false,
     });
     await repository.recordAttempt(dataSource, attempt('d1', 1, 'retryable', 300_000));
-    expect((await repository.loadForSend(dataSource, 'd1'))!.nextAttemptNumber).toBe(2);
-    expect(await repository.loadForSend(dataSource, 'missing')).toBeNull();
+    expect((await repository.loadForSend(dataSource, ['d1'])).get('d1')!.nextAttemptNumber).toBe(2);
+    expect([...(await repository.loadForSend(dataSource, ['missing', 'd1'])).keys()]).toEqual(['d1']);
   });
 
   it('a success delivers the row, records the attempt and clears the failure streak', async () => {
@@ -102,6 +103,54 @@ describe('DeliveriesRepository', () => {
     await repository.recordAttempt(dataSource, attempt('d1', 1, 'delivered'));
     expect(await repository.recordAttempt(dataSource, attempt('d1', 2, 'delivered'))).toEqual({ applied: false, suspendedNow: false });
     expect(await dataSource.query(`SELECT count(*)::int AS n FROM webhook_delivery_attempts`)).toEqual([{ n: 1 }]);
+  });
+
+  it('records a batch of successes in one statement exactly as one by one: rows, attempts, and a failing endpoint healed', async () => {
+    await dataSource.query(`UPDATE webhook_endpoints SET consecutive_failures = 7, failing_since = now() WHERE id = $1`, [endpoint]);
+    await pending('d1');
+    await pending('d2');
+    await pending('d3');
+    await repository.recordAttempt(dataSource, attempt('d3', 1, 'delivered'));
+    const applied = await repository.recordDelivered(dataSource, [attempt('d1', 1, 'delivered'), { ...attempt('d2', 4, 'delivered'), durationMs: 40, responseBody: null }, attempt('d3', 2, 'delivered'), attempt('missing', 1, 'delivered')]);
+    expect([...applied].sort()).toEqual(['d1', 'd2']);
+    for (const id of ['d1', 'd2']) expect(await row(id)).toMatchObject({ status: 'delivered', attempt_count: 1, last_error: null, delivered: true });
+    expect(await dataSource.query(`SELECT delivery_id, webhook_endpoint_id, attempt, started_at, duration_ms, status_code, outcome, error, response_body FROM webhook_delivery_attempts ORDER BY delivery_id, attempt`)).toEqual([
+      { delivery_id: 'd1', webhook_endpoint_id: endpoint, attempt: 1, started_at: new Date('2026-11-25T00:00:00.000Z'), duration_ms: 12, status_code: 200, outcome: 'delivered', error: null, response_body: 'ok' },
+      { delivery_id: 'd2', webhook_endpoint_id: endpoint, attempt: 4, started_at: new Date('2026-11-25T00:00:00.000Z'), duration_ms: 40, status_code: 200, outcome: 'delivered', error: null, response_body: null },
+      { delivery_id: 'd3', webhook_endpoint_id: endpoint, attempt: 1, started_at: new Date('2026-11-25T00:00:00.000Z'), duration_ms: 12, status_code: 200, outcome: 'delivered', error: null, response_body: 'ok' },
+    ]);
+    expect(await health()).toMatchObject({ consecutive_failures: 0, failing: false, succeeded: true, suspended: false });
+  });
+
+  it('batches the jobs in flight: one read for many, successes together, failures alone in the order they finished', async () => {
+    const rows = new DeliveryRows(dataSource, repository);
+    for (const id of ['d1', 'd2', 'd3', 'd4']) await pending(id);
+    const loaded = await Promise.all(['d1', 'd2', 'missing', 'd1'].map((id) => rows.load(id)));
+    expect(loaded.map((d) => d?.deliveryId ?? null)).toEqual(['d1', 'd2', null, 'd1']);
+    // d1 succeeds twice (a duplicate job): its second attempt is recorded alone and changes nothing.
+    const results = await Promise.all([
+      rows.record(attempt('d1', 1, 'delivered')),
+      rows.record(attempt('d2', 1, 'delivered')),
+      rows.record(attempt('d3', 1, 'retryable', 5_000)),
+      rows.record(attempt('d1', 2, 'delivered')),
+      rows.record(attempt('d4', 1, 'delivered')),
+    ]);
+    expect(results).toEqual([
+      { applied: true, suspendedNow: false },
+      { applied: true, suspendedNow: false },
+      { applied: true, suspendedNow: false },
+      { applied: false, suspendedNow: false },
+      { applied: true, suspendedNow: false },
+    ]);
+    expect(await dataSource.query(`SELECT delivery_id, attempt, outcome FROM webhook_delivery_attempts ORDER BY id`)).toEqual([
+      { delivery_id: 'd1', attempt: 1, outcome: 'delivered' },
+      { delivery_id: 'd2', attempt: 1, outcome: 'delivered' },
+      { delivery_id: 'd3', attempt: 1, outcome: 'retryable' },
+      { delivery_id: 'd4', attempt: 1, outcome: 'delivered' },
+    ]);
+    // The success after the failure is the last word on the endpoint's health.
+    expect(await health()).toMatchObject({ consecutive_failures: 0, failing: false, succeeded: true });
+    expect(await row('d3')).toMatchObject({ status: 'pending', attempt_count: 1 });
   });
 
   it('a 410 fails the delivery and suspends the endpoint at once', async () => {
@@ -135,7 +184,7 @@ describe('DeliveriesRepository', () => {
     expect(await repository.hold(dataSource, 'd1', 'endpoint_paused')).toBe(true);
     expect(await row('d1')).toMatchObject({ status: 'held', held_reason: 'endpoint_paused' });
     expect(await repository.hold(dataSource, 'd1', 'endpoint_paused')).toBe(false);
-    expect((await repository.loadForSend(dataSource, 'd3'))!.expired).toBe(true);
+    expect((await repository.loadForSend(dataSource, ['d3'])).get('d3')!.expired).toBe(true);
     expect(await repository.expire(dataSource, 'd3')).toBe(true);
     expect(await row('d3')).toMatchObject({ status: 'expired' });
 

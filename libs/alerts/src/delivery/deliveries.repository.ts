@@ -68,35 +68,39 @@ const FAILING_FOR = `interval '${SUSPEND_AFTER_FAILING_FOR_MS / 1000} seconds'`;
  */
 @Injectable()
 export class DeliveriesRepository {
-  async loadForSend(q: SqlRunner, deliveryId: string): Promise<DeliveryToSend | null> {
+  /** The deliveries of `ids` that exist, with their endpoints, by id: one read for a batch of jobs. */
+  async loadForSend(q: SqlRunner, ids: readonly string[]): Promise<Map<string, DeliveryToSend>> {
     const rows: Array<Record<string, unknown>> = await q.query(
       `SELECT d.delivery_id, d.consumer_id, d.webhook_endpoint_id, d.rule_id, d.event_type, ${epochMs('d.occurred_at')} AS occurred_ms,
               d.payload, d.status, d.attempt_count, coalesce(d.expires_at <= now(), false) AS expired,
               (SELECT coalesce(max(a.attempt), 0) + 1 FROM webhook_delivery_attempts a WHERE a.delivery_id = d.delivery_id) AS next_attempt,
               e.url, e.secret_key, e.paused, e.suspended_at IS NOT NULL AS suspended
        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.webhook_endpoint_id
-       WHERE d.delivery_id = $1`,
-      [deliveryId],
+       WHERE d.delivery_id = ANY($1::text[])`,
+      [ids],
     );
-    const r = rows[0];
-    if (!r) return null;
-    return {
-      deliveryId: r.delivery_id as string,
-      consumerId: r.consumer_id as number,
-      webhookEndpointId: r.webhook_endpoint_id as number,
-      ruleId: r.rule_id as number,
-      eventType: r.event_type as EventType,
-      occurredAtMs: Number(r.occurred_ms),
-      payload: r.payload as string,
-      status: r.status as string,
-      attemptCount: r.attempt_count as number,
-      nextAttemptNumber: r.next_attempt as number,
-      expired: r.expired as boolean,
-      url: r.url as string,
-      secretKey: r.secret_key as string | null,
-      paused: r.paused as boolean,
-      suspended: r.suspended as boolean,
-    };
+    return new Map(
+      rows.map((r) => [
+        r.delivery_id as string,
+        {
+          deliveryId: r.delivery_id as string,
+          consumerId: r.consumer_id as number,
+          webhookEndpointId: r.webhook_endpoint_id as number,
+          ruleId: r.rule_id as number,
+          eventType: r.event_type as EventType,
+          occurredAtMs: Number(r.occurred_ms),
+          payload: r.payload as string,
+          status: r.status as string,
+          attemptCount: r.attempt_count as number,
+          nextAttemptNumber: r.next_attempt as number,
+          expired: r.expired as boolean,
+          url: r.url as string,
+          secretKey: r.secret_key as string | null,
+          paused: r.paused as boolean,
+          suspended: r.suspended as boolean,
+        },
+      ]),
+    );
   }
 
   /** Keeps a pending delivery for later: until its endpoint resumes, or (usage) until `until`. */
@@ -161,6 +165,46 @@ export class DeliveriesRepository {
       [a.deliveryId, a.webhookEndpointId, a.attempt, a.startedAt.toISOString(), a.durationMs, a.statusCode, a.error, status, a.responseBody, a.retryInMs ?? 0, a.outcome, failed],
     );
     return { applied: rows[0]!.applied, suspendedNow: rows[0]!.suspended_now };
+  }
+
+  /**
+   * Successful attempts of distinct deliveries, recorded in one statement: what `recordAttempt` does for
+   * each, in bulk. Returns the ids that were still pending (the others are left alone, no attempt row).
+   */
+  async recordDelivered(q: SqlRunner, attempts: readonly AttemptRecord[]): Promise<Set<string>> {
+    if (attempts.length === 0) return new Set();
+    const rows: Array<{ delivery_id: string }> = await q.query(
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[])
+                AS a (delivery_id, endpoint_id, attempt, started_at, duration_ms, status_code, response_body)
+       ), moved AS (
+         UPDATE webhook_deliveries d
+         SET status = 'delivered', attempt_count = d.attempt_count + 1, last_error = NULL, delivered_at = now(), updated_at = now()
+         FROM input a
+         WHERE d.delivery_id = a.delivery_id AND d.status = 'pending'
+         RETURNING d.delivery_id
+       ), attempt AS (
+         INSERT INTO webhook_delivery_attempts (delivery_id, webhook_endpoint_id, attempt, started_at, duration_ms, status_code, outcome, error, response_body)
+         SELECT a.delivery_id, a.endpoint_id, a.attempt, a.started_at, a.duration_ms, a.status_code, 'delivered', NULL, a.response_body
+         FROM input a JOIN moved USING (delivery_id)
+       ), health AS (
+         UPDATE webhook_endpoints e
+         SET consecutive_failures = 0, failing_since = NULL, last_success_at = now()
+         WHERE e.id IN (SELECT a.endpoint_id FROM input a JOIN moved USING (delivery_id))
+           AND (e.consecutive_failures <> 0 OR e.last_success_at IS NULL OR e.last_success_at < now() - interval '1 second')
+       )
+       SELECT delivery_id FROM moved`,
+      [
+        attempts.map((a) => a.deliveryId),
+        attempts.map((a) => a.webhookEndpointId),
+        attempts.map((a) => a.attempt),
+        attempts.map((a) => a.startedAt.toISOString()),
+        attempts.map((a) => a.durationMs),
+        attempts.map((a) => a.statusCode),
+        attempts.map((a) => a.responseBody),
+      ],
+    );
+    return new Set(rows.map((r) => r.delivery_id));
   }
 
   /** Held-for-usage rows whose period has reset, back to pending: what to enqueue. */

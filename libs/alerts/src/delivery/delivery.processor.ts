@@ -5,6 +5,7 @@ import { MAX_IN_FLIGHT_PER_ENDPOINT, nextAttemptDelayMs, sendSignedDelivery, Web
 import type { DeliveryJobData } from '../queue/delivery-queue.constants.js';
 import { DeliveryQueue } from '../queue/delivery.queue.js';
 import { DeliveriesRepository, type DeliveryToSend } from './deliveries.repository.js';
+import { DeliveryRows } from './delivery-rows.js';
 import { EndpointSlots } from './endpoint-slots.js';
 
 /** What became of one job: done (whatever the delivery's fate), or `busy`: the endpoint is at its cap, try again shortly. */
@@ -27,6 +28,7 @@ export class DeliveryProcessor {
   constructor(
     private readonly dataSource: DataSource,
     private readonly deliveries: DeliveriesRepository,
+    private readonly rows: DeliveryRows,
     private readonly slots: EndpointSlots,
     private readonly usage: DeliveryUsageService,
     private readonly sender: WebhookSender,
@@ -43,7 +45,7 @@ export class DeliveryProcessor {
     const slot = await this.slots.acquire(job.webhookEndpointId, MAX_IN_FLIGHT_PER_ENDPOINT, SLOT_LEASE_MS);
     if (slot === null) return 'busy';
     try {
-      const d = await this.deliveries.loadForSend(this.dataSource, job.deliveryId);
+      const d = await this.rows.load(job.deliveryId);
       if (!d || d.status !== 'pending') return 'done';
       if (d.expired) await this.deliveries.expire(this.dataSource, d.deliveryId);
       else if (d.suspended || d.paused) await this.deliveries.hold(this.dataSource, d.deliveryId, d.suspended ? 'endpoint_suspended' : 'endpoint_paused');
@@ -71,7 +73,7 @@ export class DeliveryProcessor {
       );
       const attemptsMade = d.attemptCount + 1;
       const retryInMs = result.outcome === 'retryable' ? nextAttemptDelayMs(attemptsMade, result.retryAfterMs) : null;
-      const recorded = await this.deliveries.recordAttempt(this.dataSource, {
+      const recorded = await this.rows.record({
         deliveryId: d.deliveryId,
         webhookEndpointId: d.webhookEndpointId,
         attempt: d.nextAttemptNumber,

@@ -92,6 +92,24 @@ describe('position_activity', () => {
     expect(out.map((d) => (d.data.fills as Array<{ tid: number }>).map((f) => f.tid))).toEqual([[2]]);
   });
 
+  it('gives each rule tracking a wallet its own delivery; a rule created inside the block takes only the later fills', () => {
+    const all = rule('position_activity', [A(1), A(2)]);
+    const eth = rule('position_activity', [A(1)], { coin: ['ETH'] });
+    const late = rule('position_activity', [A(1)], {}, T0 + 1);
+    const out = match([all, eth, late], [fills(450, [
+      [A(1), { coin: 'BTC', px: '1', sz: '1', tid: 1, time: T0 }],
+      [A(1), { coin: 'BTC', px: '2', sz: '1', tid: 2, time: T0 + 1 }],
+      [A(1), { coin: 'ETH', px: '3', sz: '1', tid: 3, time: T0 }],
+    ])]);
+    const tids = (d: { data: Record<string, unknown> }) => (d.data.fills as Array<{ tid: number }>).map((f) => f.tid);
+    expect(out.map((d) => [d.ruleId, d.data.coin, tids(d), d.deliveryId])).toEqual([
+      [all.id, 'BTC', [1, 2], sha(all.id, `position_activity|${A(1)}|BTC|1,2`)],
+      [late.id, 'BTC', [2], sha(late.id, `position_activity|${A(1)}|BTC|2`)],
+      [all.id, 'ETH', [3], sha(all.id, `position_activity|${A(1)}|ETH|3`)],
+      [eth.id, 'ETH', [3], sha(eth.id, `position_activity|${A(1)}|ETH|3`)],
+    ]);
+  });
+
   it('gives the same deliveries whether the blocks come in one batch or two', () => {
     const r = rule('position_activity', [A(1)]);
     const b1 = fills(500, [[A(1), { coin: 'BTC', px: '1', sz: '1', tid: 1 }]]);
@@ -232,6 +250,18 @@ describe('price_crossing', () => {
     ]);
     expect(out[0]!.deliveryId).toBe(sha(r.id, `price_crossing|BTC|2|${T0 + 1}`));
     expect(match([rule('price_crossing', [], { market: 'BTC', threshold: '100000', direction: 'above' })], [tick(1, '99999', T0), tick(2, '100001', T0 + 1), tick(3, '99999', T0 + 2)]).map((d) => d.data.direction)).toEqual(['above']);
+  });
+
+  it('fires every threshold a jump passes over, each once, and none it only reaches', () => {
+    const at = (threshold: string, direction: 'above' | 'below' | 'both' = 'both') => rule('price_crossing', [], { market: 'BTC', threshold, direction });
+    const rules = [at('110'), at('94.99'), at('100.5', 'below'), at('95'), at('105'), at('100.5', 'above'), at('1000')];
+    const out = match(rules, [tick(1, '95', T0), tick(2, '105', T0 + 1), tick(3, '94.99', T0 + 2)]);
+    expect(out.map((d) => [d.data.threshold, d.data.direction, d.data.triggerPrice])).toEqual([
+      // In rule order. 95 -> 105: 95 (from at) and 100.5 (above) are crossed; 105 is only reached.
+      ['95', 'above', '105'], ['100.5', 'above', '105'],
+      // 105 -> 94.99: 100.5 (below), 95 and 105 are crossed; 94.99 is only reached.
+      ['100.5', 'below', '94.99'], ['95', 'below', '94.99'], ['105', 'below', '94.99'],
+    ]);
   });
 
   it('never compares with a price from before the rule existed, and takes the stored price for the first tick', () => {

@@ -82,15 +82,16 @@ export function matchPriceCrossings(index: RuleIndex, ticks: readonly PriceTick[
   if (!index.has('price_crossing')) return;
   for (const tick of ticks) {
     if (tick.previous === null) continue;
-    const rules = index.priceRules(tick.market);
-    if (rules.length === 0) continue;
+    if (tick.previous.px === tick.px) continue;
     const previous = new Dec(tick.previous.px);
     const current = new Dec(tick.px);
-    for (const rule of rules) {
+    // Only a threshold between the two prices (either end included) can have been crossed.
+    const rising = current.gt(previous);
+    for (const { rule, threshold: level } of index.priceRulesBetween(tick.market, rising ? previous : current, rising ? current : previous)) {
       if (tick.previous.timeMs < rule.createdAtMs || tick.timeMs < rule.createdAtMs) continue;
       const threshold = rule.filters.threshold!;
       const wanted = rule.filters.direction ?? 'both';
-      const crossed = previous.lte(threshold) && current.gt(threshold) ? 'above' : previous.gte(threshold) && current.lt(threshold) ? 'below' : null;
+      const crossed = previous.lte(level) && current.gt(level) ? 'above' : previous.gte(level) && current.lt(level) ? 'below' : null;
       if (crossed === null || (wanted !== 'both' && wanted !== crossed)) continue;
       out.push(
         delivery(rule, `price_crossing|${tick.market}|${tick.blockNumber}|${tick.timeMs}`, tick.timeMs, {

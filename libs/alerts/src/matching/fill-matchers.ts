@@ -9,6 +9,9 @@ import type { RuleIndex } from './rule-index.js';
 export const MAX_FILLS_PER_DELIVERY = 100;
 
 const byTimeThenTid = (a: Fill, b: Fill) => a.time - b.time || a.tid - b.tid;
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** The order of a payload's wallets and markets, by code unit (not locale): the same on every machine. */
+const byAddressThenMarket = (a: { address: string; market: string }, b: { address: string; market: string }) => compareText(a.address, b.address) || compareText(a.market, b.market);
 
 /** Total size and USD notional (sum of size x price) of fills, exactly. */
 function totals(fills: readonly Fill[]): { size: Dec; notional: Dec } {
@@ -61,62 +64,97 @@ function activityFill(address: string, f: Fill, block: FillsBlockOccurrence): Re
   return out;
 }
 
-/** `position_activity`: a tracked wallet's non-TWAP perpetual fills, per rule, wallet and market. */
+/** The chunks of one wallet's fills in one market as position_activity delivers them, in time order. */
+function activityChunks(address: string, coin: string, fills: readonly Fill[], block: FillsBlockOccurrence): Array<{ identity: string; last: number; data: Record<string, unknown> }> {
+  const chunks = [];
+  for (let i = 0; i < fills.length; i += MAX_FILLS_PER_DELIVERY) {
+    const chunk = fills.slice(i, i + MAX_FILLS_PER_DELIVERY);
+    const last = chunk[chunk.length - 1]!.time;
+    chunks.push({
+      identity: `position_activity|${address}|${coin}|${chunk.map((f) => f.tid).join(',')}`,
+      last,
+      data: {
+        address,
+        coin,
+        fillCount: chunk.length,
+        liquidationCount: chunk.filter((f) => f.liquidation !== null).length,
+        firstFillAt: chunk[0]!.time,
+        lastFillAt: last,
+        fills: chunk.map((f) => activityFill(address, f, block)),
+      },
+    });
+  }
+  return chunks;
+}
+
+/**
+ * `position_activity`: a tracked wallet's non-TWAP perpetual fills, per rule, wallet and market. A
+ * wallet is tracked by many rules at once, so its fills are grouped and their payloads built once per
+ * wallet and market, and shared by every rule that takes them all (only a rule created inside the
+ * block takes fewer).
+ */
 export function matchPositionActivity(index: RuleIndex, block: FillsBlockOccurrence, out: MatchedDelivery[]): void {
   if (!index.has('position_activity')) return;
-  const groups = new Map<string, { rule: AlertRule; address: string; coin: string; fills: Fill[] }>();
+  const groups = new Map<string, { rules: readonly AlertRule[]; address: string; coin: string; fills: Fill[] }>();
   for (const { address, fill } of block.fills) {
     if (fill.twapId !== null || isSpotCoin(fill.coin)) continue;
-    for (const rule of index.tracking('position_activity', address)) {
-      if (fill.time < rule.createdAtMs || !inList(rule.filters.coin, fill.coin)) continue;
-      groupInto(groups, `${rule.id}|${address}|${fill.coin}`, () => ({ rule, address, coin: fill.coin, fills: [] as Fill[] }), (g) => g.fills.push(fill));
-    }
+    const rules = index.tracking('position_activity', address);
+    if (rules.length === 0) continue;
+    // Inline rather than groupInto: this runs for every tracked fill, and two closures each add up.
+    const key = `${address}|${fill.coin}`;
+    const group = groups.get(key);
+    if (group) group.fills.push(fill);
+    else groups.set(key, { rules, address, coin: fill.coin, fills: [fill] });
   }
-  for (const { rule, address, coin, fills } of groups.values()) {
+  for (const { rules, address, coin, fills } of groups.values()) {
     fills.sort(byTimeThenTid);
-    for (let i = 0; i < fills.length; i += MAX_FILLS_PER_DELIVERY) {
-      const chunk = fills.slice(i, i + MAX_FILLS_PER_DELIVERY);
-      const last = chunk[chunk.length - 1]!.time;
-      out.push(
-        delivery(rule, `position_activity|${address}|${coin}|${chunk.map((f) => f.tid).join(',')}`, last, {
-          address,
-          coin,
-          fillCount: chunk.length,
-          liquidationCount: chunk.filter((f) => f.liquidation !== null).length,
-          firstFillAt: chunk[0]!.time,
-          lastFillAt: last,
-          fills: chunk.map((f) => activityFill(address, f, block)),
-        }),
-      );
+    let shared: ReturnType<typeof activityChunks> | undefined;
+    for (const rule of rules) {
+      if (!inList(rule.filters.coin, coin)) continue;
+      const chunks =
+        fills[0]!.time >= rule.createdAtMs
+          ? (shared ??= activityChunks(address, coin, fills, block))
+          : activityChunks(address, coin, fills.filter((f) => f.time >= rule.createdAtMs), block);
+      for (const { identity, last, data } of chunks) out.push(delivery(rule, identity, last, data));
     }
   }
 }
 
-/** `twap_execution`: each slice (or simultaneous slices) of a tracked wallet's TWAP. */
+/**
+ * `twap_execution`: each slice (or simultaneous slices) of a tracked wallet's TWAP. Simultaneous
+ * fills share a time, so a rule takes a group whole or not at all: one payload serves every rule.
+ */
 export function matchTwapExecution(index: RuleIndex, block: FillsBlockOccurrence, out: MatchedDelivery[]): void {
   if (!index.has('twap_execution')) return;
-  const groups = new Map<string, { rule: AlertRule; address: string; fills: Fill[] }>();
+  const groups = new Map<string, { rules: readonly AlertRule[]; address: string; fills: Fill[] }>();
   for (const { address, fill } of block.fills) {
     if (fill.twapId === null) continue;
-    for (const rule of index.tracking('twap_execution', address)) {
-      if (fill.time < rule.createdAtMs || !inList(rule.filters.coin, fill.coin)) continue;
-      groupInto(groups, `${rule.id}|${address}|${fill.twapId}|${fill.time}`, () => ({ rule, address, fills: [] as Fill[] }), (g) => g.fills.push(fill));
-    }
+    const rules = index.tracking('twap_execution', address);
+    if (rules.length === 0) continue;
+    groupInto(groups, `${address}|${fill.twapId}|${fill.time}`, () => ({ rules, address, fills: [] as Fill[] }), (g) => g.fills.push(fill));
   }
-  for (const { rule, address, fills } of groups.values()) {
+  for (const { rules, address, fills } of groups.values()) {
     fills.sort(byTimeThenTid);
     const first = fills[0]!;
-    out.push(
-      delivery(rule, `twap_execution|${address}|${first.twapId}|${fills.map((f) => f.tid).join(',')}`, first.time, {
-        address,
-        coin: first.coin,
-        twapId: first.twapId,
-        fillCount: fills.length,
-        firstFillAt: first.time,
-        lastFillAt: fills[fills.length - 1]!.time,
-        fills: fills.map((f) => ({ id: `${f.tid}:${address}`, twapId: f.twapId, px: f.px, sz: f.sz, side: f.side, time: f.time })),
-      }),
-    );
+    let shared: { identity: string; data: Record<string, unknown> } | undefined;
+    for (const rule of rules) {
+      if (first.time < rule.createdAtMs || !inList(rule.filters.coin, first.coin)) continue;
+      if (!shared) {
+        shared = {
+          identity: `twap_execution|${address}|${first.twapId}|${fills.map((f) => f.tid).join(',')}`,
+          data: {
+            address,
+            coin: first.coin,
+            twapId: first.twapId,
+            fillCount: fills.length,
+            firstFillAt: first.time,
+            lastFillAt: fills[fills.length - 1]!.time,
+            fills: fills.map((f) => ({ id: `${f.tid}:${address}`, twapId: f.twapId, px: f.px, sz: f.sz, side: f.side, time: f.time })),
+          },
+        };
+      }
+      out.push(delivery(rule, shared.identity, first.time, shared.data));
+    }
   }
 }
 
@@ -141,13 +179,14 @@ export function matchLiquidations(index: RuleIndex, block: FillsBlockOccurrence,
   }
   for (const [hash, groups] of byHash) {
     const perRule = new Map<string, { rule: AlertRule; groups: LiquidationGroup[] }>();
-    const summaries = [...groups.values()].map(summariseLiquidation(hash)).sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : a.market < b.market ? -1 : a.market > b.market ? 1 : 0));
+    const summaries = [...groups.values()].map(summariseLiquidation(hash)).sort(byAddressThenMarket);
     for (const g of summaries) {
       for (const rule of index.concerning('liquidation', g.address)) {
         const f = rule.filters;
         if (g.eventTime < rule.createdAtMs || !inList(f.markets, g.market)) continue;
         if (f.side && f.side !== 'both' && f.side !== g.side) continue;
-        if (f.thresholdUsd !== undefined && g.notional.lt(f.thresholdUsd)) continue;
+        const threshold = index.thresholdUsd(rule);
+        if (threshold !== undefined && g.notional.lt(threshold)) continue;
         groupInto(perRule, String(rule.id), () => ({ rule, groups: [] as LiquidationGroup[] }), (r) => r.groups.push(g));
       }
     }
@@ -205,13 +244,13 @@ export function matchLargeMarketOrders(index: RuleIndex, block: FillsBlockOccurr
   // Most orders are far below every threshold. An estimate in binary floating point under 99.9 % of the
   // lowest threshold drops an order for certain (its rounding error is a few units in 10^15), so only
   // orders near or above it are added up, and decided, in exact decimals.
-  const lowest = rules.reduce((min, r) => (min === null || min.gt(r.filters.thresholdUsd!) ? new Dec(r.filters.thresholdUsd!) : min), null as Dec | null)!;
+  const lowest = index.lowestThresholdUsd('large_market_order')!;
   const clearlyBelow = Number(lowest.toFixed()) * 0.999;
   const summaries = [...orders.values()]
     .filter(({ fills }) => fills.reduce((sum, f) => sum + Number(f.sz) * Number(f.px), 0) >= clearlyBelow)
     .map(({ address, market, oid, fills }) => ({ address, market, oid, fills: fills.sort(byTimeThenTid), ...totals(fills) }))
     .filter((o) => o.notional.gte(lowest))
-    .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : a.market < b.market ? -1 : a.market > b.market ? 1 : a.oid - b.oid))
+    .sort((a, b) => byAddressThenMarket(a, b) || a.oid - b.oid)
     .map(({ address, market, oid, fills, size, notional }) => {
       const direction = fills[0]!.side === 'B' ? 'buy' : 'sell';
       const eventTime = fills[fills.length - 1]!.time;
@@ -240,7 +279,7 @@ export function matchLargeMarketOrders(index: RuleIndex, block: FillsBlockOccurr
   for (const rule of rules) {
     const f = rule.filters;
     const passing = summaries.filter(
-      (o) => o.eventTime >= rule.createdAtMs && inList(f.markets, o.market) && (!f.direction || f.direction === 'both' || f.direction === o.direction) && o.notional.gte(f.thresholdUsd!),
+      (o) => o.eventTime >= rule.createdAtMs && inList(f.markets, o.market) && (!f.direction || f.direction === 'both' || f.direction === o.direction) && o.notional.gte(index.thresholdUsd(rule)!),
     );
     if (passing.length === 0) continue;
     out.push(

@@ -64,13 +64,16 @@ export function matchInputFromBlocks(blocks: readonly NodeBlock[], previousPrice
   for (const block of blocks) {
     if (block.stream === 'node_fills_by_block') {
       const fills: FillOccurrence[] = [];
-      const blockPrices = new Map<string, PricePoint>();
+      // Each market's last fill in the block is its tick.
+      const lastFills = new Map<string, Fill>();
       for (const e of block.events) {
         fills.push({ address: e.address.toLowerCase(), fill: e.fill });
-        if (!isSpotCoin(e.fill.coin)) blockPrices.set(e.fill.coin, { px: e.fill.px, timeMs: e.fill.time });
+        lastFills.set(e.fill.coin, e.fill);
       }
       input.fillBlocks.push({ blockNumber: block.blockNumber, blockTime: block.blockTime, localTime: block.localTime, fills });
-      for (const [market, point] of blockPrices) {
+      for (const [market, fill] of lastFills) {
+        if (isSpotCoin(market)) continue;
+        const point = { px: fill.px, timeMs: fill.time };
         input.ticks.push({ market, px: point.px, timeMs: point.timeMs, blockNumber: block.blockNumber, previous: lastTick.get(market) ?? null });
         lastTick.set(market, point);
       }

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { AfterCommitHook, SqlRunner, TransactionStep } from '#database';
-import { ExchangeFactsWriter, type FactsBatch } from '#market';
+import { ExchangeFactsWriter, HYPERLIQUID_SOURCE, type FactsBatch } from '#market';
 import { matchBatch, matchInputFromBlocks } from '../matching/index.js';
 import { DeliveryQueue } from '../queue/delivery.queue.js';
 import { DeliveryOutboxRepository } from './delivery-outbox.repository.js';
@@ -33,7 +33,10 @@ export class AlertsOutboxStep implements TransactionStep<FactsBatch>, AfterCommi
   async run(q: SqlRunner, batch: FactsBatch): Promise<void> {
     const index = await this.rules.current(q);
     if (index.size === 0 || batch.blocks.length === 0) return;
-    const deliveries = matchBatch(index, matchInputFromBlocks(batch.blocks, batch.previousPrices));
+    const input = matchInputFromBlocks(batch.blocks, batch.previousPrices);
+    // The public-API feed's fills are a few wallets' only: its price ticks are the markets' mids (MidPricesOutbox).
+    if (batch.source === HYPERLIQUID_SOURCE) input.ticks = [];
+    const deliveries = matchBatch(index, input);
     this.written.remember(batch, await this.outbox.insert(q, deliveries));
   }
 
