@@ -2,7 +2,6 @@ import type { SqlRunner } from '#database';
 import {
   LIQUIDATION_FILLS_DEFAULT_LIMIT,
   LIQUIDATION_RISK_DEFAULT_LIMIT,
-  LIQUIDATION_RISK_PROGRESS,
   LiquidationFillsQueries,
   LiquidationRiskQueries,
   PositionsQueries,
@@ -73,14 +72,14 @@ export function analyticsEndpoints(dataset: AnalyticsDataset, inputs: QueryInput
       list: true,
       sql: (q, i) => {
         const s = segments[i % segments.length]!;
-        return risk.byCoin(q, { category: s.category, segmentId: s.id, riskProgress: LIQUIDATION_RISK_PROGRESS, offset: 0, limit: LIQUIDATION_RISK_DEFAULT_LIMIT });
+        return risk.byCoin(q, { segmentId: s.id, offset: 0, limit: LIQUIDATION_RISK_DEFAULT_LIMIT });
       },
     },
     {
       name: 'segments/{id}/summary',
       paths: segments.map((s) => `${API}/segments/${s.id}/summary`),
       list: false,
-      sql: (q, i) => summaries.summary(q, segments[i % segments.length]!, 'all'),
+      sql: (q, i) => summaries.summary(q, segments[i % segments.length]!.id, 'all'),
     },
     { name: 'position-metrics/coin/BTC/segment/4', paths: [`${API}/position-metrics/coin/BTC/segment/4`], list: true },
     { name: 'position-metrics/coin/BTC', paths: [`${API}/position-metrics/coin/BTC`], list: false },

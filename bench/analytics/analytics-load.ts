@@ -1,14 +1,19 @@
+import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import type { SqlRunner } from '#database';
 import { median } from '../support.js';
+import type { SqlLoadRequest } from '../servers/analytics-sql.client.js';
 import { sqlRunner } from './analytics-database.js';
+import { type CpuTimes, cpuPerRequest, cpuTimes } from './cpu-time.js';
 
 export interface Measured {
   requests: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** loadSql with `cpuOf`: CPU per call of this process (its clients) and of the database's backends. */
+  cpu?: CpuTimes;
 }
 
 /**
@@ -51,7 +56,7 @@ export async function loadPaths(
 export async function loadSql(
   databaseUrl: string,
   run: (q: SqlRunner, i: number) => Promise<unknown>,
-  options: { concurrency: number; seconds: number; warmUpSeconds: number },
+  options: { concurrency: number; seconds: number; warmUpSeconds: number; cpuOf?: string },
 ): Promise<Measured> {
   const clients = await Promise.all(
     Array.from({ length: options.concurrency }, async () => {
@@ -79,15 +84,32 @@ export async function loadSql(
     };
     await loops(options.warmUpSeconds, null);
     const latencies: number[] = [];
+    // Read while the clients are connected: a backend's time goes with it when it ends.
+    const before = options.cpuOf === undefined ? null : cpuTimes(process.pid, options.cpuOf);
     const elapsed = await loops(options.seconds, latencies);
+    const cpu = before && { ...cpuPerRequest(before, cpuTimes(process.pid, options.cpuOf!), latencies.length), loadMs: 0 };
     latencies.sort((a, b) => a - b);
     return {
       requests: latencies.length,
       requestsPerSecond: latencies.length / elapsed,
       p50Ms: median(latencies),
       p99Ms: latencies[Math.min(latencies.length - 1, Math.ceil(latencies.length * 0.99) - 1)]!,
+      ...(cpu ? { cpu } : {}),
     };
   } finally {
     await Promise.all(clients.map((c) => c.end()));
   }
+}
+
+/** loadSql run by the SQL client process (bench/servers/analytics-sql.client.ts, on the api's core). */
+export function sqlLoad(client: ChildProcess, request: SqlLoadRequest): Promise<Measured> {
+  return new Promise((resolve, reject) => {
+    const exited = (code: number | null) => reject(new Error(`the SQL client exited with ${code}`));
+    client.once('exit', exited);
+    client.once('message', (result) => {
+      client.off('exit', exited);
+      resolve(result as Measured);
+    });
+    client.send(request);
+  });
 }

@@ -6,7 +6,8 @@ import { ensureAnalyticsDataset } from '../analytics/analytics-database.js';
 import { AnalyticsDataset, analyticsSettings } from '../analytics/analytics-dataset.js';
 import { analyticsEndpoints, type Endpoint, type QueryInputs } from '../analytics/analytics-endpoints.js';
 import { type ExportTiming, timeExport } from '../analytics/analytics-exports.js';
-import { loadPaths, loadSql, type Measured } from '../analytics/analytics-load.js';
+import { type CpuTimes, cpuPerRequest, cpuTimes } from '../analytics/cpu-time.js';
+import { loadPaths, loadSql, type Measured, sqlLoad } from '../analytics/analytics-load.js';
 import { benchConsumerToken, progress, startServer, stopServer } from '../support.js';
 
 /**
@@ -17,6 +18,7 @@ import { benchConsumerToken, progress, startServer, stopServer } from '../suppor
  * on Postgres at the same concurrency.
  */
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tidewatch_bench_analytics';
+const DATABASE = new URL(DATABASE_URL).pathname.slice(1);
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARM_UP_SECONDS = 2;
@@ -24,6 +26,8 @@ const EXPORT_RUNS = 5;
 const PORT = 3921;
 const TARGET = { listP99Ms: 50, exportMs: 2_000, sqlRatio: 1.5 };
 const EXPORT_DIR = join(tmpdir(), 'tidewatch-bench-analytics-exports');
+/** `BENCH_ANALYTICS_ONLY=fills,positions?address`: only the endpoints whose name contains one of these, for a quick look. */
+const ONLY = process.env.BENCH_ANALYTICS_ONLY?.split(',').filter(Boolean);
 
 const ENV = {
   DATABASE_URL,
@@ -51,20 +55,22 @@ async function queryInputs(): Promise<QueryInputs & { bigCoin: string }> {
 }
 
 const ms = (value: number): string => value.toFixed(1);
-const row = (endpoint: string, m: Measured | null, target: string, met: boolean | null) => ({
+const row = (endpoint: string, m: Measured | null, target: string, met: boolean | null, cpu?: CpuTimes) => ({
   endpoint,
   'p50 ms': m ? ms(m.p50Ms) : '',
   'p99 ms': m ? ms(m.p99Ms) : '',
   'req/s': m ? Math.round(m.requestsPerSecond) : '',
   target,
   'met?': met === null ? '' : met ? 'yes' : 'NO',
+  // For a SQL row, the first is the process running the 16 clients.
+  'CPU ms/req api, pg, load': cpu ? `${cpu.apiMs}, ${cpu.postgresMs}, ${cpu.loadMs}` : '',
 });
 
 export async function analyticsBenchmark() {
   const settings = analyticsSettings();
   const dataset = await ensureAnalyticsDataset(DATABASE_URL, settings, progress);
   const inputs = await queryInputs();
-  const endpoints = analyticsEndpoints(new AnalyticsDataset(settings), inputs, inputs.bigCoin);
+  const endpoints = analyticsEndpoints(new AnalyticsDataset(settings), inputs, inputs.bigCoin).filter((e) => !ONLY || ONLY.some((part) => e.name.includes(part)));
   const token = await benchConsumerToken(ENV, 'bench-analytics');
   const headers = { authorization: `Bearer ${token}` };
   const origin = `http://127.0.0.1:${PORT}`;
@@ -72,6 +78,7 @@ export async function analyticsBenchmark() {
   // The machine's load when the run began and ended: other work on a shared 2-core host shows in every figure.
   const loadAverage = { before: os.loadavg().map((l) => Number(l.toFixed(2))), after: [] as number[] };
   const measured = new Map<Endpoint, Measured>();
+  const cpu = new Map<Endpoint, CpuTimes>();
   const exports: ExportTiming[] = [];
   const server = await startServer('segments-api.server.js', { ...ENV, PORT: String(PORT) });
   try {
@@ -80,8 +87,10 @@ export async function analyticsBenchmark() {
       // An export's file is built by the first request; the load measures the route once it is (the build is timed below).
       if (endpoint.redirects) await fetch(`${origin}${endpoint.paths[0]}`, { headers, redirect: 'manual' });
       await loadPaths(origin, endpoint.paths, { ...options, seconds: WARM_UP_SECONDS, warmUp: true });
+      const before = cpuTimes(server.pid!, DATABASE);
       const result = await loadPaths(origin, endpoint.paths, { ...options, seconds: SECONDS });
       measured.set(endpoint, result);
+      cpu.set(endpoint, cpuPerRequest(before, cpuTimes(server.pid!, DATABASE), result.requests));
       progress(`${endpoint.name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${ms(result.p50Ms)} ms, p99 ${ms(result.p99Ms)} ms`);
     }
     for (const endpoint of endpoints.filter((e) => e.redirects)) {
@@ -94,11 +103,25 @@ export async function analyticsBenchmark() {
     await rm(EXPORT_DIR, { recursive: true, force: true });
   }
 
-  const sql = new Map<Endpoint, Measured>();
-  for (const endpoint of endpoints.filter((e) => e.sql)) {
-    const result = await loadSql(DATABASE_URL, endpoint.sql!, { concurrency: CONNECTIONS, seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS });
-    sql.set(endpoint, result);
-    progress(`SQL of ${endpoint.name}: ${Math.round(result.requestsPerSecond)} q/s, p50 ${ms(result.p50Ms)} ms, p99 ${ms(result.p99Ms)} ms`);
+  // Each heavy route's own SQL, twice: from a process on the api's core, as the api ran it (the ratio's
+  // reference), and, as the first runs measured it, from this process on the other core (docs/benchmarks.md).
+  const sql = new Map<Endpoint, { measured: Measured; cpu: CpuTimes }>();
+  const sqlOtherCore = new Map<Endpoint, { measured: Measured; cpu: CpuTimes }>();
+  const sqlClient = await startServer('analytics-sql.client.js', {});
+  try {
+    for (const endpoint of endpoints.filter((e) => e.sql)) {
+      const request = { databaseUrl: DATABASE_URL, settings, inputs, bigCoin: inputs.bigCoin, endpoint: endpoint.name };
+      const options = { concurrency: CONNECTIONS, seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS, cpuOf: DATABASE };
+      const measuredOnApiCore = await sqlLoad(sqlClient, { ...request, options });
+      sql.set(endpoint, { measured: measuredOnApiCore, cpu: measuredOnApiCore.cpu! });
+      progress(`SQL of ${endpoint.name} on the api's core: ${Math.round(measuredOnApiCore.requestsPerSecond)} q/s, p50 ${ms(measuredOnApiCore.p50Ms)} ms, p99 ${ms(measuredOnApiCore.p99Ms)} ms`);
+
+      const measuredHere = await loadSql(DATABASE_URL, endpoint.sql!, options);
+      sqlOtherCore.set(endpoint, { measured: measuredHere, cpu: measuredHere.cpu! });
+      progress(`SQL of ${endpoint.name} from the bench process: ${Math.round(measuredHere.requestsPerSecond)} q/s, p50 ${ms(measuredHere.p50Ms)} ms, p99 ${ms(measuredHere.p99Ms)} ms`);
+    }
+  } finally {
+    await stopServer(sqlClient);
   }
 
   loadAverage.after = os.loadavg().map((l) => Number(l.toFixed(2)));
@@ -106,15 +129,28 @@ export async function analyticsBenchmark() {
   const ratios = [];
   for (const endpoint of endpoints) {
     const e = measured.get(endpoint)!;
-    table.push(endpoint.list ? row(endpoint.name, e, `p99 < ${TARGET.listP99Ms} ms`, e.p99Ms < TARGET.listP99Ms) : row(endpoint.name, e, '', null));
-    const s = sql.get(endpoint);
-    if (!s) continue;
+    const c = cpu.get(endpoint);
+    table.push(endpoint.list ? row(endpoint.name, e, `p99 < ${TARGET.listP99Ms} ms`, e.p99Ms < TARGET.listP99Ms, c) : row(endpoint.name, e, '', null, c));
+    const own = sql.get(endpoint);
+    if (!own) continue;
+    const s = own.measured;
     const p50 = e.p50Ms / s.p50Ms;
     const throughput = e.requestsPerSecond / s.requestsPerSecond;
     const met = p50 <= TARGET.sqlRatio && throughput >= 1 / TARGET.sqlRatio;
-    table.push(row('  its SQL, straight on Postgres', s, '', null));
+    const other = sqlOtherCore.get(endpoint)!;
+    table.push(row("  its SQL, clients on the api's core", s, '', null, own.cpu));
     table.push({ endpoint: '  endpoint / SQL: p50, req/s', 'p50 ms': `${p50.toFixed(2)}x`, 'p99 ms': '', 'req/s': `${throughput.toFixed(2)}x`, target: `within ${TARGET.sqlRatio}x`, 'met?': met ? 'yes' : 'NO' });
-    ratios.push({ endpoint: endpoint.name, sql: s, p50Ratio: Number(p50.toFixed(3)), requestsPerSecondRatio: Number(throughput.toFixed(3)), met });
+    table.push(row('  its SQL, clients on the other core', other.measured, '', null, other.cpu));
+    table.push({ endpoint: '  endpoint / SQL there: p50, req/s', 'p50 ms': `${(e.p50Ms / other.measured.p50Ms).toFixed(2)}x`, 'p99 ms': '', 'req/s': `${(e.requestsPerSecond / other.measured.requestsPerSecond).toFixed(2)}x` });
+    ratios.push({
+      endpoint: endpoint.name,
+      sql: s,
+      sqlCpuPerRequest: own.cpu,
+      p50Ratio: Number(p50.toFixed(3)),
+      requestsPerSecondRatio: Number(throughput.toFixed(3)),
+      met,
+      sqlFromTheOtherCore: { ...other.measured, cpuPerRequest: other.cpu },
+    });
   }
   for (const timing of exports) {
     table.push({
@@ -133,7 +169,7 @@ export async function analyticsBenchmark() {
     settings: { ...settings, connections: CONNECTIONS, secondsPerRun: SECONDS, warmUpSeconds: WARM_UP_SECONDS, exportRuns: EXPORT_RUNS, inputs },
     dataset,
     loadAverage,
-    endpoints: endpoints.map((e) => ({ name: e.name, paths: e.paths, list: e.list, ...measured.get(e)! })),
+    endpoints: endpoints.map((e) => ({ name: e.name, paths: e.paths, list: e.list, ...measured.get(e)!, cpuPerRequest: cpu.get(e) })),
     sqlRatios: ratios,
     exports,
     target: TARGET,

@@ -187,6 +187,13 @@ describe('Liquidations', () => {
       expect(tsla.body.fills.map((f: { feeToken: string }) => f.feeToken)).toEqual(['USDH', 'USDH']);
     });
 
+    it('is sent as the JSON Postgres rendered, with the JSON content type and every number a JSON number', async () => {
+      const res = await get(`${FILLS}?limit=2&address=${V3}`);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(res.text)).toEqual({ fills: [expectedFill(MAIN[2]!)], nextCursor: null });
+      expect(res.text).toMatch(/"px":3100,"sz":2,/);
+    });
+
     it('walks every liquidation fill exactly once, newest first, with a small limit', async () => {
       const seen: unknown[] = [];
       let cursor: string | null = null;

@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { JsonLogger } from '#runtime';
 import { ApiModule } from './api.module.js';
 import { AllExceptionsFilter } from './http/all-exceptions.filter.js';
+import { ApiExpressAdapter } from './http/json-text.adapter.js';
 import { mountApiDocs } from './http/api-docs.js';
 import { jsonBodyParser } from './http/json-body.parser.js';
 import { RequestObserver } from './http/request-observer.js';
@@ -10,7 +11,7 @@ import { ApiValidationPipe } from './http/api-validation.pipe.js';
 
 /** The api exactly as production runs it; `main.ts`, `npm start`, the e2e tests and the benchmark all call this. */
 export async function createApiApp(): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule, { bufferLogs: true, bodyParser: false });
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule, new ApiExpressAdapter(), { bufferLogs: true, bodyParser: false });
   const logger = app.get(JsonLogger);
   app.useLogger(logger);
   // Naming the server's stack helps only those probing it.

@@ -1,5 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
 import { map, type Observable } from 'rxjs';
+import { JsonText } from '#database';
 import { WithMessage } from '#market';
 
 export interface SuccessBody<T> {
@@ -8,14 +9,19 @@ export interface SuccessBody<T> {
   message?: string;
 }
 
-function envelope<T>(result: T | WithMessage<T>): SuccessBody<T> {
-  return result instanceof WithMessage ? { status: 'success', data: result.data, message: result.message } : { status: 'success', data: result };
+function envelope<T>(result: T | WithMessage<T>): SuccessBody<T> | JsonText {
+  const body = result instanceof WithMessage ? { status: 'success' as const, data: result.data, message: result.message } : { status: 'success' as const, data: result };
+  // Data Postgres rendered as JSON stays text: the envelope is written around it.
+  return body.data instanceof JsonText ? JsonText.object(body) : body;
 }
 
-/** Wraps what a handler returns as `{status: "success", data}`, with `message` when it returned a WithMessage. */
+/**
+ * Wraps what a handler returns as `{status: "success", data}`, with `message` when it returned a
+ * WithMessage; JsonText data gives a JsonText body.
+ */
 @Injectable()
 export class SuccessEnvelopeInterceptor implements NestInterceptor {
-  intercept(_context: ExecutionContext, next: CallHandler): Observable<SuccessBody<unknown>> {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<SuccessBody<unknown> | JsonText> {
     return next.handle().pipe(map(envelope));
   }
 }

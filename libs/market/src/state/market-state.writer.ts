@@ -34,7 +34,8 @@ export interface AppliedStateUpdate {
 
 /**
  * Applies one exchange state update in one transaction: wallets with their cohorts, open and closed
- * positions, cohort and market snapshots, equity and holder history, and the state-status record.
+ * positions, cohort snapshots and summaries, market snapshots, equity and holder history, and the
+ * state-status record.
  * The work is set-based SQL over the staged update, so its cost is a few statements whatever the
  * number of wallets. Updates apply in height order; an old or repeated one changes nothing.
  *
@@ -97,6 +98,7 @@ export class MarketStateWriter {
       // (A quarter of the rows new: the estimates are off enough to matter; less is left to autovacuum.)
       if (result.openedPositions + result.newWallets > Math.max(10_000, stagedPositions.length / 4)) await timed('analyze', () => this.positions.analyze(q));
       result.cohortSnapshotRows = await timed('cohorts', () => this.snapshots.cohortPositions(q, stateTime));
+      await timed('cohort summaries', () => this.snapshots.cohortSummaries(q, stateTime));
       await timed('market', async () => {
         await this.snapshots.market(q, stateTime);
         await this.snapshots.positionSizes(q, stateTime);

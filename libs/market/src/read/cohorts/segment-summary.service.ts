@@ -29,7 +29,7 @@ export class SegmentSummaryService {
   async summary(segmentId: number, positionAge: CohortPositionWindow = 'all'): Promise<SegmentSummary> {
     const segment = SEGMENTS.find((s) => s.id === segmentId);
     if (!segment) throw new NotFoundError(`Unknown segmentId: ${segmentId} (cohorts are 1 to 16)`);
-    const row = await this.queries.summary(this.dataSource, segment, positionAge);
+    const row = await this.queries.summary(this.dataSource, segmentId, positionAge);
     const perpBias = jsonNumberOrNull(row.perpBias);
     const exposureRatio = jsonNumberOrNull(row.exposureRatio);
     return {

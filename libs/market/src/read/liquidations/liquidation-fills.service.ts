@@ -1,13 +1,11 @@
 import { queryTimeMs } from '../query-time.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isoTime, KeysetCursorCodec } from '#database';
+import { JsonText, KeysetCursorCodec } from '#database';
 import { InvalidInputError } from '#errors';
 import type { Side } from '#exchange';
 import { CoinsService } from '../coins/coins.service.js';
-import { jsonNumber } from '../json-number.js';
 import { LiquidationFillsQueries } from './liquidation-fills.queries.js';
-import type { LiquidationFill, LiquidationFillRecord } from './liquidations.types.js';
 
 /** The cursor's list name: a cursor of another list is refused. */
 const LIST = 'liquidation-fills';
@@ -33,12 +31,6 @@ export interface LiquidationFillsRequest {
   nextCursor?: string | null;
 }
 
-export interface LiquidationFillsResult {
-  fills: LiquidationFill[];
-  /** Opaque; null on the last page. */
-  nextCursor: string | null;
-}
-
 @Injectable()
 export class LiquidationFillsService {
   constructor(
@@ -49,11 +41,12 @@ export class LiquidationFillsService {
   ) {}
 
   /**
-   * One page of liquidation fills, newest first (ties by tid, then address, descending). Bad input is an
+   * One page of liquidation fills, newest first (ties by tid, then address, descending), as the body
+   * `{fills, nextCursor}` (nextCursor opaque, null on the last page). Bad input is an
    * InvalidInputError naming the field; an unknown coin a NotFoundError; a cursor this list did not issue
    * an InvalidCursorError.
    */
-  async page({ limit = LIQUIDATION_FILLS_DEFAULT_LIMIT, coin, address, side, start, end, nextCursor }: LiquidationFillsRequest): Promise<LiquidationFillsResult> {
+  async page({ limit = LIQUIDATION_FILLS_DEFAULT_LIMIT, coin, address, side, start, end, nextCursor }: LiquidationFillsRequest): Promise<JsonText> {
     if (!Number.isInteger(limit) || limit < 1 || limit > LIQUIDATION_FILLS_MAX_LIMIT) {
       throw new InvalidInputError('limit', `limit must be an integer from 1 to ${LIQUIDATION_FILLS_MAX_LIMIT}`);
     }
@@ -68,10 +61,7 @@ export class LiquidationFillsService {
       limit,
       after: after && { timeMs: after[0], tid: after[1], address: after[2] },
     });
-    return {
-      fills: page.fills.map(toLiquidationFill),
-      nextCursor: page.next && this.cursors.encode(LIST, [page.next.timeMs, page.next.tid, page.next.address]),
-    };
+    return JsonText.object({ fills: page.json, nextCursor: page.next && this.cursors.encode(LIST, page.next) });
   }
 }
 
@@ -98,36 +88,4 @@ function addUtcMonths(ms: number, months: number): number {
   const month = at.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   return Date.UTC(year, month, Math.min(at.getUTCDate(), lastDay), at.getUTCHours(), at.getUTCMinutes(), at.getUTCSeconds(), at.getUTCMilliseconds());
-}
-
-/**
- * The response object. `fullCoinName` is the coin itself: the stored data holds no longer market name,
- * and a market of another venue is already written `<prefix>:<SYMBOL>` in full. Liquidations happen only
- * on perpetual markets, hence `fillType` 'perp'. No builder: '' and 0; no fee token: ''.
- */
-function toLiquidationFill(r: LiquidationFillRecord): LiquidationFill {
-  return {
-    oid: Number(r.oid),
-    address: r.address,
-    coin: r.coin,
-    fullCoinName: r.coin,
-    fillType: 'perp',
-    px: jsonNumber(r.px),
-    sz: jsonNumber(r.sz),
-    side: r.side,
-    time: isoTime(r.timeMs),
-    startPosition: jsonNumber(r.startPosition),
-    dir: r.dir,
-    closedPnl: jsonNumber(r.closedPnl),
-    hash: r.hash,
-    crossed: r.crossed,
-    fee: jsonNumber(r.fee),
-    builderFee: r.builderFee === null ? 0 : jsonNumber(r.builderFee),
-    tid: Number(r.tid),
-    feeToken: r.feeToken ?? '',
-    builder: r.builder ?? '',
-    liquidatedUser: r.liquidatedUser,
-    liquidationMarkPx: jsonNumber(r.liquidationMarkPx),
-    liquidationMethod: r.liquidationMethod,
-  };
 }

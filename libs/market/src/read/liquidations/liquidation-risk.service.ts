@@ -8,13 +8,6 @@ import type { LiquidationRiskPage } from './liquidations.types.js';
 
 export const LIQUIDATION_RISK_DEFAULT_LIMIT = 500;
 export const LIQUIDATION_RISK_MAX_LIMIT = 500;
-/**
- * "Within 75 % of its liquidation threshold": a position whose liquidation progress (how far the mark has
- * moved from entry toward the liquidation price, 0 to 1, written at each state update) is 0.75 or more.
- * A position without a liquidation price has no progress and is never at risk.
- */
-export const LIQUIDATION_RISK_PROGRESS = '0.75';
-
 export interface LiquidationRiskRequest {
   /** Coins to skip; default 0. */
   offset?: number;
@@ -33,6 +26,11 @@ export class LiquidationRiskService {
    * Per coin, the open positions of the wallets now in cohort `segmentId` (by its category, size or pnl):
    * their total value, the part at risk, and that part as a percentage (0 when the total is 0). Coins by
    * total value descending, then coin ascending. A cohort that does not exist is a NotFoundError.
+   *
+   * "Within 75 % of its liquidation threshold": a position whose liquidation progress (how far the mark
+   * has moved from entry toward the liquidation price, 0 to 1, written at each state update) is 0.75 or
+   * more (NEAR_LIQUIDATION_PROGRESS, summed by the state writer). A position without a liquidation price
+   * has no progress and is never at risk.
    */
   async page(segmentId: number, { offset = 0, limit = LIQUIDATION_RISK_DEFAULT_LIMIT }: LiquidationRiskRequest = {}): Promise<LiquidationRiskPage> {
     const segment = SEGMENTS.find((s) => s.id === segmentId);
@@ -41,13 +39,7 @@ export class LiquidationRiskService {
     if (!Number.isInteger(limit) || limit < 1 || limit > LIQUIDATION_RISK_MAX_LIMIT) {
       throw new InvalidInputError('limit', `limit must be an integer from 1 to ${LIQUIDATION_RISK_MAX_LIMIT}`);
     }
-    const page = await this.queries.byCoin(this.dataSource, {
-      category: segment.category,
-      segmentId,
-      riskProgress: LIQUIDATION_RISK_PROGRESS,
-      offset,
-      limit,
-    });
+    const page = await this.queries.byCoin(this.dataSource, { segmentId, offset, limit });
     return {
       totalCount: page.totalCount,
       items: page.items.map((r) => ({

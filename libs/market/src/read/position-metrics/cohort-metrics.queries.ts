@@ -1,26 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { epochMs, isoTime, keysetPage, ListQuery, type SqlRunner } from '#database';
+import { epochMs, isoTime, jsonDecimal, jsonIsoTime, type JsonKeysetPage, jsonKeysetPage, JsonText, ListQuery, type SqlRunner } from '#database';
 import type { PositionRecencyTimeframe } from './position-metrics.types.js';
-
-/**
- * One cohort's figures at one state update, as stored: counts as integers, sums as exact decimal text,
- * the time as epoch ms. A cohort with no position in the coin at an update has no stored row: zeros.
- */
-export interface CohortSnapshotRecord {
-  created_at: string;
-  segment_id: number;
-  position_count: number;
-  position_count_long: number;
-  total_position_value: string;
-  total_position_value_long: string;
-  total_funding: string;
-  total_unrealized_pnl: string;
-  total_position_size: string;
-  total_position_size_long: string;
-}
-
-/** A stored row at a sampled update; segment_id null: no cohort held the coin then. */
-export type SampledSnapshotRecord = Omit<CohortSnapshotRecord, 'segment_id'> & { segment_id: number | null };
 
 export interface CohortSnapshotsQuery {
   coin: string;
@@ -34,34 +14,26 @@ export interface CohortSnapshotsQuery {
   after?: number | null;
 }
 
-export interface CohortSnapshotsPage {
-  rows: CohortSnapshotRecord[];
-  /** Null on the last page. */
-  next: number | null;
-}
-
-// The snapshot row of one update, or zeros when the cohort held nothing in the coin then. Sums come back
-// as trim_scale text, the text big.js would give.
-const VALUES = `
-  coalesce(c.position_count, 0) AS position_count,
-  coalesce(c.position_count_long, 0) AS position_count_long,
-  trim_scale(coalesce(c.total_position_value, 0))::text AS total_position_value,
-  trim_scale(coalesce(c.total_position_value_long, 0))::text AS total_position_value_long,
-  trim_scale(coalesce(c.total_funding, 0))::text AS total_funding,
-  trim_scale(coalesce(c.total_unrealized_pnl, 0))::text AS total_unrealized_pnl,
-  trim_scale(coalesce(c.total_position_size, 0))::text AS total_position_size,
-  trim_scale(coalesce(c.total_position_size_long, 0))::text AS total_position_size_long`;
+/**
+ * The long share of a value, long / total, as big.js divides at its default 20 decimal places rounding
+ * half away from zero (the route's definition), in exact numeric: div() truncates toward zero, so the
+ * quotient of the absolute values plus a half gives the rounded magnitude. Null when the total is 0.
+ */
+const longShare = (long: string, total: string) =>
+  `CASE WHEN ${total} <> 0 THEN trim_scale(sign(${long}) * sign(${total}) * div(2 * abs(${long}) * 1e20 + abs(${total}), 2 * abs(${total})) * 1e-20) END`;
 
 /** What the position-metrics cohort routes read: `cohort_position_snapshots` along the `state_updates` record. */
 @Injectable()
 export class CohortMetricsQueries {
   /**
-   * One row per state update in [start, end], newest first, keyset-paginated on the update time. Walks
-   * state_updates backwards on its state_time index and looks each update's snapshot up by primary key,
-   * so a page costs `limit` index probes whatever the history's length (a series with few stored rows is
-   * read whole by the same key and merged: 7 ms and 4.5 ms a page over a year of 3 million rows).
+   * One row per state update in [start, end], newest first, keyset-paginated on the update time, as the
+   * contract's "Cohort position snapshot" objects; `next` is [time ms] of the page's last row when more
+   * follow. Walks state_updates backwards on its state_time index and looks each update's snapshot up
+   * by primary key, so a page costs `limit` index probes whatever the history's length (a series with
+   * few stored rows is read whole by the same key and merged: 7 ms and 4.5 ms a page over a year of 3
+   * million rows). An update where the cohort held nothing in the coin reads as zeros.
    */
-  async page(q: SqlRunner, query: CohortSnapshotsQuery): Promise<CohortSnapshotsPage> {
+  async page(q: SqlRunner, query: CohortSnapshotsQuery): Promise<JsonKeysetPage> {
     const list = new ListQuery();
     const coin = list.param(query.coin);
     const segment = list.param(query.segmentId);
@@ -70,30 +42,45 @@ export class CohortMetricsQueries {
       .whereDefined('u.state_time >= ?::timestamptz', query.start, isoTime)
       .whereDefined('u.state_time <= ?::timestamptz', query.end, isoTime)
       .after(['u.state_time'], query.after == null ? null : [isoTime(query.after)], 'desc');
-    const rows: CohortSnapshotRecord[] = await q.query(
-      `SELECT ${epochMs('u.state_time')} AS created_at, ${segment}::int AS segment_id, ${VALUES}
-       FROM state_updates u
-       LEFT JOIN cohort_position_snapshots c
-         ON c.coin = ${coin} AND c.segment_id = ${segment} AND c.timeframe = ${timeframe} AND c.created_at = u.state_time
-       WHERE ${list.condition}
-       ORDER BY u.state_time DESC
-       LIMIT ${list.param(query.limit + 1)}`,
-      list.params,
-    );
-    const { items, next } = keysetPage(rows, query.limit, (last) => Number(last.created_at));
-    return { rows: items, next };
+    return jsonKeysetPage(q, {
+      rows: `SELECT u.state_time, c.position_count, c.position_count_long, c.total_position_value, c.total_position_value_long, c.total_funding,
+                    c.total_unrealized_pnl, c.total_position_size, c.total_position_size_long
+             FROM state_updates u
+             LEFT JOIN cohort_position_snapshots c
+               ON c.coin = ${coin} AND c.segment_id = ${segment} AND c.timeframe = ${timeframe} AND c.created_at = u.state_time
+             WHERE ${list.condition}
+             ORDER BY u.state_time DESC`,
+      params: list.params,
+      limit: query.limit,
+      fields: {
+        createdAt: jsonIsoTime('state_time'),
+        coin: `${coin}::text`,
+        segmentId: `${segment}::int`,
+        positionCount: 'coalesce(position_count, 0)',
+        positionCountLong: 'coalesce(position_count_long, 0)',
+        totalPositionValue: jsonDecimal('coalesce(total_position_value, 0)'),
+        totalPositionValueLong: jsonDecimal('coalesce(total_position_value_long, 0)'),
+        totalFunding: jsonDecimal('coalesce(total_funding, 0)'),
+        totalUnrealizedPnl: jsonDecimal('coalesce(total_unrealized_pnl, 0)'),
+        totalPositionSize: jsonDecimal('coalesce(total_position_size, 0)'),
+        totalPositionSizeLong: jsonDecimal('coalesce(total_position_size_long, 0)'),
+      },
+      keys: [epochMs('state_time')],
+    });
   }
 
   /**
-   * The stored cohort rows of `coin` at the sampled updates of the whole history: the latest update, and
+   * Each cohort's series of `coin` at the sampled updates of the whole history: the latest update, and
    * for each 12-hour UTC boundary at or before it, back to the first update, the newest update at or
    * before that boundary. An update picked twice (the latest sitting on a boundary, or a gap longer than
-   * 12 hours) comes once. Newest first; an update where no cohort held the coin gives one row with a
-   * null segment_id, so every sampled time is in the result. One probe of (coin, timeframe, created_at)
-   * per sampled update reads its cohorts' rows together.
+   * 12 hours) comes once. Per cohort of `segmentIds`, one JSON array text of rows newest first, each
+   * [positionCount, positionCountLong, totalPositionValue, totalPositionValueLong, bias, timestamp], zeros
+   * (and a null bias) where the cohort held nothing in the coin. No state update yet: no rows. The
+   * stored rows are read first, one probe of (coin, timeframe, created_at) per sampled update for all its
+   * cohorts (joined with the cohort list at once, the planner hashed the coin's whole history).
    */
-  async sampledEvery12Hours(q: SqlRunner, coin: string, timeframe: PositionRecencyTimeframe): Promise<SampledSnapshotRecord[]> {
-    return q.query(
+  async sampledEvery12Hours(q: SqlRunner, coin: string, timeframe: PositionRecencyTimeframe, segmentIds: readonly number[]): Promise<Map<number, JsonText>> {
+    const rows: Array<{ segment_id: number; data: string }> = await q.query(
       `WITH bounds AS (SELECT max(state_time) AS latest, min(state_time) AS first FROM state_updates),
        picked AS (
          SELECT latest AS t FROM bounds WHERE latest IS NOT NULL
@@ -101,12 +88,23 @@ export class CohortMetricsQueries {
          SELECT (SELECT max(u.state_time) FROM state_updates u WHERE u.state_time <= b.boundary)
          FROM bounds
          CROSS JOIN generate_series(date_bin('12 hours', bounds.latest, TIMESTAMPTZ '2000-01-01 00:00:00+00'), bounds.first, interval '-12 hours') AS b(boundary)
+       ), stored AS MATERIALIZED (
+         SELECT c.created_at, c.segment_id, c.position_count, c.position_count_long, c.total_position_value, c.total_position_value_long
+         FROM picked p
+         JOIN cohort_position_snapshots c ON c.coin = $1 AND c.timeframe = $2 AND c.created_at = p.t
+       ), cells AS (
+         SELECT seg.id AS segment_id, p.t, coalesce(s.position_count, 0) AS count, coalesce(s.position_count_long, 0) AS count_long,
+                coalesce(s.total_position_value, 0) AS value, coalesce(s.total_position_value_long, 0) AS long_value
+         FROM picked p
+         CROSS JOIN unnest($3::smallint[]) AS seg(id)
+         LEFT JOIN stored s ON s.created_at = p.t AND s.segment_id = seg.id
        )
-       SELECT ${epochMs('p.t')} AS created_at, c.segment_id, ${VALUES}
-       FROM picked p
-       LEFT JOIN cohort_position_snapshots c ON c.coin = $1 AND c.timeframe = $2 AND c.created_at = p.t
-       ORDER BY p.t DESC`,
-      [coin, timeframe],
+       SELECT segment_id, json_agg(json_build_array(count, count_long, ${jsonDecimal('value')}, ${jsonDecimal('long_value')},
+                                                    ${longShare('long_value', 'value')}, ${jsonIsoTime('t')}) ORDER BY t DESC)::text AS data
+       FROM cells
+       GROUP BY segment_id`,
+      [coin, timeframe, segmentIds],
     );
+    return new Map(rows.map((r) => [r.segment_id, new JsonText(r.data)]));
   }
 }

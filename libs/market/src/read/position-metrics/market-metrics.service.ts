@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isoTime, KeysetCursorCodec } from '#database';
-import { jsonNumber } from '../json-number.js';
-import { MarketMetricsQueries, type MarketSnapshotRecord } from './market-metrics.queries.js';
-import { type MarketMetric, type MarketMetricsPage, type MarketMetricsPageRequest, POSITION_METRICS_MAX_LIMIT, timeBounds } from './position-metrics.types.js';
+import { JsonText, KeysetCursorCodec } from '#database';
+import { MarketMetricsQueries } from './market-metrics.queries.js';
+import { type MarketMetricsPageRequest, POSITION_METRICS_MAX_LIMIT, timeBounds } from './position-metrics.types.js';
 
 /** The cursor's list name: a cursor of another list is refused. */
 const LIST = 'position-metrics-general';
@@ -18,29 +17,15 @@ export class MarketMetricsService {
   ) {}
 
   /**
-   * One page, newest first, over [start, end] inclusive. `end` defaults to now (wall clock, as the
-   * contract says); only an `end` the caller gave is checked against `start`, so a `start` in the
-   * future with no `end` is an empty list, not an error.
+   * One page, newest first, over [start, end] inclusive, as the body `{metrics: MarketMetric[],
+   * nextCursor}`. `end` defaults to now (wall clock, as the contract says); only an `end` the caller
+   * gave is checked against `start`, so a `start` in the future with no `end` is an empty list, not an
+   * error.
    */
-  async page(request: MarketMetricsPageRequest, now = Date.now()): Promise<MarketMetricsPage> {
+  async page(request: MarketMetricsPageRequest, now = Date.now()): Promise<JsonText> {
     const { start, end } = timeBounds(request.start, request.end);
     const after = request.nextCursor == null ? null : this.cursors.decode(LIST, request.nextCursor, ['number'] as const)[0];
     const page = await this.queries.page(this.dataSource, { start, end: end ?? now, limit: request.limit ?? POSITION_METRICS_MAX_LIMIT, after });
-    return { metrics: page.rows.map(toMetric), nextCursor: page.next === null ? null : this.cursors.encode(LIST, [page.next]) };
+    return JsonText.object({ metrics: page.json, nextCursor: page.next && this.cursors.encode(LIST, page.next) });
   }
-}
-
-function toMetric(r: MarketSnapshotRecord): MarketMetric {
-  return {
-    id: r.id,
-    createdAt: isoTime(Number(r.created_at)),
-    count: r.count,
-    countLong: r.count_long,
-    countShort: r.count_short,
-    openInterest: jsonNumber(r.open_interest),
-    openInterestLong: jsonNumber(r.open_interest_long),
-    openInterestShort: jsonNumber(r.open_interest_short),
-    perpEquity: jsonNumber(r.perp_equity),
-    countInProfit: r.count_in_profit,
-  };
 }

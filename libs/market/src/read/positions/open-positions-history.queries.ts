@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { epochMs, isoTime, type SqlRunner } from '#database';
+import { isoTime, jsonDecimal, jsonIsoTime, jsonRows, type JsonText, type SqlRunner } from '#database';
 
 export interface OpenPositionsHistoryQuery {
   /** The stored spelling of the market. */
@@ -10,15 +10,6 @@ export interface OpenPositionsHistoryQuery {
   start?: number;
   end?: number;
   limit: number;
-}
-
-/** One state update's open positions of the coin: counts as numbers, values as exact decimal text. */
-export interface OpenPositionsHistoryDbRow {
-  state_time: string;
-  position_count: string;
-  position_count_long: string;
-  total_position_value: string;
-  total_position_value_long: string;
 }
 
 // The 2-hour boundary strictly before t: t's own 2-hour bin start, or the previous one when t is on a boundary.
@@ -33,13 +24,13 @@ export class OpenPositionsHistoryQueries {
    * newest update at or before it. The update after row u is the newest at or before the boundary
    * strictly before u, so each step is one index probe of `state_updates` and a gap of several hours
    * gives one row, not a repeat. Each row sums the coin's 'all' snapshots of the size cohorts at
-   * that update; an update where nobody held the coin has no snapshot rows and reads as zeros.
+   * that update; an update where nobody held the coin has no snapshot rows and reads as zeros. The rows
+   * come as one JSON array of OpenPositionsHistoryRow arrays.
    */
-  async series(q: SqlRunner, query: OpenPositionsHistoryQuery): Promise<OpenPositionsHistoryDbRow[]> {
+  async series(q: SqlRunner, query: OpenPositionsHistoryQuery): Promise<JsonText> {
     const start = query.start === undefined ? null : isoTime(query.start);
     const end = query.end === undefined ? null : isoTime(query.end);
-    return q.query(
-      `WITH RECURSIVE picked (state_time, n) AS (
+    const rows = `WITH RECURSIVE picked (state_time, n) AS (
          (SELECT u.state_time, 1 FROM state_updates u
           WHERE ($1::timestamptz IS NULL OR u.state_time >= $1::timestamptz) AND ($2::timestamptz IS NULL OR u.state_time <= $2::timestamptz)
           ORDER BY u.state_time DESC LIMIT 1)
@@ -52,20 +43,25 @@ export class OpenPositionsHistoryQueries {
            ORDER BY u.state_time DESC LIMIT 1) next
          WHERE p.n < $3
        )
-       SELECT ${epochMs('p.state_time')} AS state_time,
-              coalesce(sum(s.position_count), 0)::text AS position_count,
-              coalesce(sum(s.position_count_long), 0)::text AS position_count_long,
-              trim_scale(coalesce(sum(s.total_position_value), 0))::text AS total_position_value,
-              trim_scale(coalesce(sum(s.total_position_value_long), 0))::text AS total_position_value_long
+       SELECT p.state_time, s.*
        FROM picked p
-       -- One primary-key probe per (update, size cohort): with segment_id = ANY(...) the planner took the
-       -- created_at index and filtered every coin's and timeframe's rows of each update.
-       CROSS JOIN unnest($5::smallint[]) AS seg(id)
-       LEFT JOIN cohort_position_snapshots s
-         ON s.coin = $4 AND s.segment_id = seg.id AND s.timeframe = 'all' AND s.created_at = p.state_time
-       GROUP BY p.state_time
-       ORDER BY p.state_time DESC`,
-      [start, end, query.limit, query.coin, query.sizeSegmentIds],
-    );
+       -- One probe of (coin, timeframe, created_at) per update reads its 16 cohorts' rows, the size cohorts kept: a
+       -- primary-key probe per size cohort was 8 times the probes.
+       LEFT JOIN LATERAL (
+         SELECT coalesce(sum(c.position_count), 0) AS position_count, coalesce(sum(c.position_count_long), 0) AS position_count_long,
+                coalesce(sum(c.total_position_value), 0) AS total_position_value, coalesce(sum(c.total_position_value_long), 0) AS total_position_value_long
+         FROM cohort_position_snapshots c
+         WHERE c.coin = $4 AND c.timeframe = 'all' AND c.created_at = p.state_time AND c.segment_id = ANY($5::smallint[])
+       ) s ON TRUE
+       ORDER BY p.state_time DESC`;
+    // [coin, timestamp, positionCount, positionCountLong, totalPositionValue, totalPositionValueLong]
+    return jsonRows(q, rows, [start, end, query.limit, query.coin, query.sizeSegmentIds], [
+      '$4::text',
+      jsonIsoTime('state_time'),
+      'position_count',
+      'position_count_long',
+      jsonDecimal('total_position_value'),
+      jsonDecimal('total_position_value_long'),
+    ]);
   }
 }

@@ -1,42 +1,17 @@
 import { queryTimeMs } from '../query-time.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isoTime, KeysetCursorCodec } from '#database';
+import { JsonText, KeysetCursorCodec } from '#database';
 import { InvalidInputError, NotFoundError } from '#errors';
 import { SEGMENTS } from '../../segments/segments.js';
 import { CoinsService } from '../coins/coins.service.js';
-import { jsonNumber, jsonNumberOrNull } from '../json-number.js';
-import { type PositionRow, PositionsQueries } from './positions.queries.js';
-import type { PositionRecord, PositionsPage, PositionsPageRequest } from './positions.types.js';
+import { PositionsQueries } from './positions.queries.js';
+import type { PositionsPageRequest } from './positions.types.js';
 
 /** The cursor's list name: a cursor of another list is refused. */
 const LIST = 'positions';
 const DEFAULT_LIMIT = 500;
 const DEFAULT_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-function toRecord(r: PositionRow): PositionRecord {
-  return {
-    id: Number(r.id),
-    address: r.address,
-    coin: r.coin,
-    dex: r.dex,
-    side: r.side,
-    size: jsonNumber(r.size),
-    value: jsonNumber(r.value),
-    entryPrice: jsonNumber(r.entry_price),
-    unrealizedPnl: jsonNumber(r.unrealized_pnl),
-    funding: jsonNumber(r.funding),
-    liquidationPrice: jsonNumberOrNull(r.liquidation_price),
-    liquidationProgress: jsonNumberOrNull(r.liquidation_progress),
-    leverageType: r.leverage_type,
-    leverage: jsonNumber(r.leverage),
-    marginUsed: jsonNumber(r.margin_used),
-    openTime: isoTime(Number(r.open_time)),
-    closeTime: r.close_time === null ? null : isoTime(Number(r.close_time)),
-    createdAt: isoTime(Number(r.created_at)),
-    updatedAt: isoTime(Number(r.updated_at)),
-  };
-}
 
 @Injectable()
 export class PositionsService {
@@ -48,12 +23,13 @@ export class PositionsService {
   ) {}
 
   /**
-   * One page of historical positions open at some moment of [start, end], newest open time first.
+   * One page of historical positions open at some moment of [start, end], newest open time first, as
+   * the body `{positions: PositionRecord[], nextCursor}` (PositionsPage).
    * The cursor carries the window it was issued for, so walking the pages of a request whose window
    * defaulted to "now" never shifts it (which would repeat or skip positions); a page request that
    * names another start or end than its cursor's is an InvalidInputError on `nextCursor`.
    */
-  async page(request: PositionsPageRequest): Promise<PositionsPage> {
+  async page(request: PositionsPageRequest): Promise<JsonText> {
     const cursor = request.nextCursor === undefined ? null : this.cursors.decode(LIST, request.nextCursor, ['number', 'number', 'number', 'number'] as const);
 
     let end = request.end === undefined ? undefined : queryTimeMs('end', request.end);
@@ -86,9 +62,6 @@ export class PositionsService {
       limit,
       after: cursor && { openTime: cursor[0], id: cursor[1] },
     });
-    return {
-      positions: page.rows.map(toRecord),
-      nextCursor: page.next && this.cursors.encode(LIST, [page.next.openTime, page.next.id, start, end]),
-    };
+    return JsonText.object({ positions: page.json, nextCursor: page.next && this.cursors.encode(LIST, [...page.next, start, end]) });
   }
 }

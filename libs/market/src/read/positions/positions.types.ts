@@ -1,4 +1,4 @@
-/** One historical position as the positions route returns it (decimals already JSON numbers, times ISO with ms). */
+/** One historical position as the positions route returns it (JSON numbers, times ISO with ms): PositionsQueries renders it. */
 export interface PositionRecord {
   id: number;
   address: string;
@@ -42,6 +42,7 @@ export interface PositionsPageRequest {
   segmentId?: number;
 }
 
+/** The positions route's body. */
 export interface PositionsPage {
   positions: PositionRecord[];
   /** Opaque; null on the last page. */

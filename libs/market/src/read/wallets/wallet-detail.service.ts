@@ -4,7 +4,7 @@ import { InvalidInputError, NotFoundError } from '#errors';
 import { type Segment, SEGMENTS } from '../../segments/segments.js';
 import { FavoritesQueries } from '../favorites/favorites.queries.js';
 import { PositionsService } from '../positions/positions.service.js';
-import type { PositionRecord } from '../positions/positions.types.js';
+import type { PositionRecord, PositionsPage } from '../positions/positions.types.js';
 import { walletProfile } from './wallet-profile.js';
 import { WalletsQueries } from './wallets.queries.js';
 import type { WalletDetail } from './wallets.types.js';
@@ -44,7 +44,9 @@ export class WalletDetailService {
     const all: PositionRecord[] = [];
     let nextCursor: string | undefined;
     do {
-      const page = await this.positions.page({ address: [address], open: true, ...(nextCursor === undefined ? ALL_TIME : {}), limit: 500, nextCursor });
+      const body = await this.positions.page({ address: [address], open: true, ...(nextCursor === undefined ? ALL_TIME : {}), limit: 500, nextCursor });
+      // The route's body is JSON text already; a wallet's few open positions are read back from it.
+      const page = JSON.parse(body.text) as PositionsPage;
       all.push(...page.positions);
       nextCursor = page.nextCursor ?? undefined;
     } while (nextCursor !== undefined);
