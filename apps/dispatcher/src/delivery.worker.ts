@@ -7,6 +7,8 @@ import { JsonLogger, WorkLoop } from '#runtime';
 
 /** An endpoint at its in-flight cap (and enough jobs already waiting for it here): the job waits this long, plus jitter, and asks again. */
 const BUSY_WAIT_MS = 1_000;
+/** A graceful stop waits for the requests in flight this much longer than their own time limit. */
+const STOP_MARGIN_MS = 5_000;
 
 /**
  * The dispatcher's transport: a BullMQ worker that hands each delivery job to the processor, the
@@ -58,11 +60,32 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
+    await this.closeWorker();
     await this.processor.close();
     await this.reconcileLoop.stop();
     await this.chargeLoop.stop();
     await this.charges.flush().catch((error: Error) => this.logger.write('warn', 'usage charges not written at shutdown (the next start writes them)', { error: error.message }));
     await this.connection?.quit().catch(() => this.connection?.disconnect());
+  }
+
+  /**
+   * BullMQ's close waits for the active jobs, and no request outlives WEBHOOK_TIMEOUT_MS; a close that
+   * still has not returned past that (seen rarely under heavy CPU load, cause not found) is left behind
+   * so the process can exit. Nothing is lost that way: an unfinished job's row is still pending in
+   * Postgres, and its lock lapses, so another dispatcher (or this one's next start) sends it again.
+   */
+  private async closeWorker(): Promise<void> {
+    if (!this.worker) return;
+    let timer: NodeJS.Timeout | undefined;
+    const graceMs = this.config.WEBHOOK_TIMEOUT_MS + STOP_MARGIN_MS;
+    const overran = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs)));
+    const closed = this.worker.close().then(
+      () => false,
+      (error: Error) => (this.logger.write('warn', 'the delivery worker failed to close', { error: error.message }), false),
+    );
+    if (await Promise.race([closed, overran])) {
+      this.logger.write('warn', 'the delivery worker did not close in time; stopping without it (its unfinished deliveries stay pending and are sent again)', { graceMs });
+    }
+    clearTimeout(timer);
   }
 }
