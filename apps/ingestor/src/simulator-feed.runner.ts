@@ -1,11 +1,13 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#config';
-import { formatIssue } from '#exchange';
+import { formatIssue, WorkerSimulatorEngine } from '#exchange';
 import { SimulatedExchangeIngestion, type SimulationChunk } from '#market';
 import { JsonLogger, ProgressBar } from '#runtime';
 
 const LIVE_TICK_MS = 1_000;
 const ERROR_WAIT_MS = 2_000;
+/** Chunks (15 minutes of exchange time each by default) the simulator's worker makes ahead of storing. */
+const READ_AHEAD_CHUNKS = 4;
 
 /**
  * With EXCHANGE_SOURCE=simulator (the default): backfills SIM_BACKFILL_DAYS of history up to now as
@@ -42,6 +44,9 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
         settings: { seed: c.SIM_SEED, wallets: c.SIM_WALLETS, markets: c.SIM_MARKETS, eventsPerSecond: c.SIM_EVENTS_PER_SECOND, bookOrders: c.SIM_BOOK_ORDERS },
         backfillDays: c.SIM_BACKFILL_DAYS,
         stateIntervalMs: c.STATE_UPDATE_INTERVAL * 60_000,
+        // The simulator on the second core: the next chunks are made while this thread stores one.
+        engine: (settings) => new WorkerSimulatorEngine(settings),
+        readAhead: READ_AHEAD_CHUNKS,
       },
       Date.now(),
       (done, total) => replay.update(done / total, 'rebuilding the simulated exchange from its seed'),
@@ -94,5 +99,6 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
   async onApplicationShutdown(): Promise<void> {
     this.running = false;
     await this.loop;
+    await this.simulation.close();
   }
 }

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { simulatorExchangeState } from '../state/simulator-state.source.js';
 import { SimulatorDirectory } from './simulator-directory.js';
+import { WorkerSimulatorEngine, type GeneratedSpan, type SimulatorEngine } from './simulator-engine.js';
 import type { SimulatorSettings } from './simulator.types.js';
 
 // The default settings (SIM_* in AppConfig) over 2 hours 20 minutes from a whole hour: three hourly files
@@ -13,6 +13,8 @@ const START = Date.UTC(2026, 10, 18, 7, 0);
 const SETTINGS: SimulatorSettings = { seed: 1, startTimeMs: START, wallets: 300, markets: 8, eventsPerSecond: 1, bookOrders: 5_000 };
 const CHUNK_MS = 15 * 60_000;
 const UNTIL = START + 140 * 60_000;
+// The worker's build output (npm test builds before the suites run): a worker thread runs JavaScript.
+const WORKER_URL = new URL('../../../../dist/libs/exchange/src/simulator/simulator.worker.js', import.meta.url);
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -24,26 +26,40 @@ async function filesUnder(dir: string): Promise<string[]> {
  * same files whatever is done to make it faster. The hashes were recorded from the simulator before any
  * speed-up; a change here means the simulation changed, and that needs SIMULATOR_FORMAT bumped too.
  */
+
 describe('simulator output (pinned bytes)', () => {
-  it('writes exactly the recorded files for the default settings', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'hl-sim-pin-'));
-    try {
-      const directory = await SimulatorDirectory.open(dir, SETTINGS);
-      for (let t = START + CHUNK_MS; t <= UNTIL; t += CHUNK_MS) await directory.advance(Math.min(t, UNTIL));
-      await directory.advance(UNTIL);
-      const hashes: Record<string, string> = {};
-      for (const file of await filesUnder(dir)) {
-        hashes[file] = createHash('sha256').update(await readFile(join(dir, file))).digest('hex');
-      }
-      expect(hashes).toEqual(PINNED);
-      // The books a state update is taken from are part of the output too.
-      const state = createHash('sha256').update(JSON.stringify(simulatorExchangeState(directory.simulator))).digest('hex');
-      expect(state).toBe(PINNED_STATE);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+  it('writes exactly the recorded files for the default settings', () => pinned());
+
+  it('writes the same files from a worker thread, with spans asked for ahead', () =>
+    pinned((settings) => new WorkerSimulatorEngine(settings, WORKER_URL), 3));
 });
+
+async function pinned(engine?: (settings: SimulatorSettings) => SimulatorEngine, ahead = 0): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'hl-sim-pin-'));
+  const directory = await SimulatorDirectory.open(dir, SETTINGS, undefined, { engine });
+  try {
+    const ends: number[] = [];
+    for (let t = START + CHUNK_MS; t < UNTIL; t += CHUNK_MS) ends.push(t);
+    ends.push(UNTIL);
+    const spans: Array<Promise<GeneratedSpan>> = [];
+    let last: GeneratedSpan | undefined;
+    for (const end of ends) {
+      spans.push(directory.generate(end, end === UNTIL));
+      if (spans.length > ahead) await directory.write((last = await spans.shift()!));
+    }
+    for (const span of spans) await directory.write((last = await span));
+    const hashes: Record<string, string> = {};
+    for (const file of await filesUnder(dir)) {
+      hashes[file] = createHash('sha256').update(await readFile(join(dir, file))).digest('hex');
+    }
+    expect(hashes).toEqual(PINNED);
+    // The books a state update is taken from are part of the output too.
+    expect(createHash('sha256').update(JSON.stringify(last!.state)).digest('hex')).toBe(PINNED_STATE);
+  } finally {
+    await directory.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 const PINNED_STATE = '4662d1c592b1303aad7a138485a4722f5c5dd6ec5f4639ac07c06de10cfe5e8b';
 
