@@ -1,13 +1,11 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#config';
 import { formatIssue, WorkerSimulatorEngine } from '#exchange';
-import { SimulatedExchangeIngestion, type SimulationChunk } from '#market';
+import { CATCH_UP_READ_AHEAD, SimulatedExchangeIngestion, type SimulationChunk } from '#market';
 import { JsonLogger, ProgressBar } from '#runtime';
 
 const LIVE_TICK_MS = 1_000;
 const ERROR_WAIT_MS = 2_000;
-/** Chunks (15 minutes of exchange time each by default) the simulator's worker makes ahead of storing. */
-const READ_AHEAD_CHUNKS = 4;
 
 /**
  * With EXCHANGE_SOURCE=simulator (the default): backfills SIM_BACKFILL_DAYS of history up to now as
@@ -46,7 +44,7 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
         stateIntervalMs: c.STATE_UPDATE_INTERVAL * 60_000,
         // The simulator on the second core: the next chunks are made while this thread stores one.
         engine: (settings) => new WorkerSimulatorEngine(settings),
-        readAhead: READ_AHEAD_CHUNKS,
+        readAhead: CATCH_UP_READ_AHEAD,
       },
       Date.now(),
       (done, total) => replay.update(done / total, 'rebuilding the simulated exchange from its seed'),

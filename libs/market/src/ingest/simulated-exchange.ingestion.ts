@@ -15,6 +15,8 @@ import { NodeDirectoryIngestion } from './node-directory.ingestion.js';
 export const SIMULATOR_SOURCE = 'simulator';
 const HOUR_MS = 3_600_000;
 const BLOCKS_PER_STREAM_PER_BATCH = 2_000;
+/** Chunks a simulator on a worker thread makes ahead of storing while catching up (the runner's setting). */
+export const CATCH_UP_READ_AHEAD = 4;
 
 export interface SimulationOptions {
   dataDir: string;
