@@ -45,6 +45,7 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
         // The simulator on the second core: the next chunks are made while this thread stores one.
         engine: (settings) => new WorkerSimulatorEngine(settings),
         readAhead: CATCH_UP_READ_AHEAD,
+        overlapStateUpdates: true,
       },
       Date.now(),
       (done, total) => replay.update(done / total, 'rebuilding the simulated exchange from its seed'),

@@ -33,6 +33,12 @@ export interface SimulationOptions {
    * of the lines waiting to be written small.
    */
   readAhead?: number;
+  /**
+   * Applies a boundary's state update while the next chunk is stored, on another connection: its
+   * queries read facts only up to the state's time, and the next chunk's facts are all later. The
+   * update is reported by the call that stores that next chunk (or, caught up, by the call after).
+   */
+  overlapStateUpdates?: boolean;
 }
 
 /** A chunk asked of the simulator, to be written and stored in turn. */
@@ -65,6 +71,8 @@ export class SimulatedExchangeIngestion {
   private directory?: SimulatorDirectory;
   private options?: SimulationOptions;
   private ahead: PlannedChunk[] = [];
+  /** A state update still being applied (overlapStateUpdates). */
+  private applying: Promise<StateUpdateResult> | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -93,10 +101,13 @@ export class SimulatedExchangeIngestion {
 
   /** The next chunk towards `untilMs`: up to the next state-update boundary or an hour, whichever is first. */
   async advance(untilMs: number): Promise<SimulationChunk | null> {
-    const { directory } = this.opened();
+    const { directory, options } = this.opened();
     this.plan(untilMs);
     const next = this.ahead[0];
-    if (!next) return null;
+    if (!next) {
+      if (!this.applying) return null;
+      return { untilMs: directory.writtenUntilMs, lines: 0, fills: 0, issues: [], state: await this.applied() };
+    }
     const span = await next.span;
     const lines = await directory.write(span);
     // Written: a failure from here on is retried from the stored checkpoints, with the next chunk.
@@ -109,13 +120,35 @@ export class SimulatedExchangeIngestion {
       chunk.fills += step.written?.fills ?? 0;
       if (step.blocks === 0) break;
     }
-    if (next.boundary) chunk.state = await this.stateWriter.apply(span.state!);
+    // Updates apply in height order: the one before must have committed before the next starts.
+    if (this.applying) chunk.state = await this.applied();
+    if (next.boundary) {
+      const applying = this.stateWriter.apply(span.state!);
+      if (options.overlapStateUpdates) {
+        // Awaited by the next call; a failure meanwhile must not count as unhandled.
+        applying.catch(() => undefined);
+        this.applying = applying;
+      } else {
+        chunk.state = await applying;
+      }
+    }
     await directory.prune(await this.readingFiles());
     return chunk;
   }
 
-  /** Stops the simulator's engine (a worker thread); chunks asked for and not written are dropped. */
+  private async applied(): Promise<StateUpdateResult> {
+    const applying = this.applying!;
+    this.applying = null;
+    return applying;
+  }
+
+  /**
+   * Lets a state update being applied finish and stops the simulator's engine (a worker thread); chunks
+   * asked for and not written are dropped.
+   */
   async close(): Promise<void> {
+    await this.applying?.catch(() => undefined);
+    this.applying = null;
     const directory = this.directory;
     this.directory = undefined;
     for (const { span } of this.ahead.splice(0)) span.catch(() => undefined);
