@@ -27,10 +27,13 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
   onApplicationBootstrap(): void {
     if (this.config.EXCHANGE_SOURCE !== 'simulator') return;
     this.running = true;
-    this.loop = this.run().catch((error: Error) => {
-      // Settings that do not match the directory cannot be retried: say so and leave the api running.
-      this.logger.write('error', 'simulator stopped', { error: error.message });
-    });
+    this.loop = this.run()
+      .catch((error: Error) => {
+        // Settings that do not match the directory cannot be retried: say so and leave the api running.
+        this.logger.write('error', 'simulator stopped', { error: error.message });
+      })
+      // A state update still being applied commits before the loop counts as stopped.
+      .finally(() => this.simulation.close());
   }
 
   private async run(): Promise<void> {
@@ -98,6 +101,5 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
   async onApplicationShutdown(): Promise<void> {
     this.running = false;
     await this.loop;
-    await this.simulation.close();
   }
 }
