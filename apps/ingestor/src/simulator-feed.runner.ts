@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#config';
-import { formatIssue } from '#exchange';
-import { SimulatedExchangeIngestion, type SimulationChunk } from '#market';
+import { formatIssue, WorkerSimulatorEngine } from '#exchange';
+import { CATCH_UP_READ_AHEAD, SimulatedExchangeIngestion, type SimulationChunk } from '#market';
 import { JsonLogger, ProgressBar } from '#runtime';
 
 const LIVE_TICK_MS = 1_000;
@@ -27,10 +27,13 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
   onApplicationBootstrap(): void {
     if (this.config.EXCHANGE_SOURCE !== 'simulator') return;
     this.running = true;
-    this.loop = this.run().catch((error: Error) => {
-      // Settings that do not match the directory cannot be retried: say so and leave the api running.
-      this.logger.write('error', 'simulator stopped', { error: error.message });
-    });
+    this.loop = this.run()
+      .catch((error: Error) => {
+        // Settings that do not match the directory cannot be retried: say so and leave the api running.
+        this.logger.write('error', 'simulator stopped', { error: error.message });
+      })
+      // A state update still being applied commits before the loop counts as stopped.
+      .finally(() => this.simulation.close());
   }
 
   private async run(): Promise<void> {
@@ -42,6 +45,10 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
         settings: { seed: c.SIM_SEED, wallets: c.SIM_WALLETS, markets: c.SIM_MARKETS, eventsPerSecond: c.SIM_EVENTS_PER_SECOND, bookOrders: c.SIM_BOOK_ORDERS },
         backfillDays: c.SIM_BACKFILL_DAYS,
         stateIntervalMs: c.STATE_UPDATE_INTERVAL * 60_000,
+        // The simulator on the second core: the next chunks are made while this thread stores one.
+        engine: (settings) => new WorkerSimulatorEngine(settings),
+        readAhead: CATCH_UP_READ_AHEAD,
+        overlapStateUpdates: true,
       },
       Date.now(),
       (done, total) => replay.update(done / total, 'rebuilding the simulated exchange from its seed'),

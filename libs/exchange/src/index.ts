@@ -34,6 +34,7 @@ export * from './state/exchange-state.types.js';
 export * from './state/simulator-state.source.js';
 export * from './state/clearinghouse-state.mapper.js';
 export * from './simulator/simulator-directory.js';
+export * from './simulator/simulator-engine.js';
 export * from './state/info-state.source.js';
 export * from './simulator/seeded-random.js';
 export * from './simulator/wire-format.js';

@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { fixtureJson } from '#testing';
 import { parseBlock } from '../node/node-block.parser.js';
-import { parseFrontendOpenOrders, parseHistoricalOrders, parseOpenOrders } from './order.parser.js';
+import { simulate } from '../simulator/simulator.js';
+import {
+  parseFrontendOpenOrders,
+  parseHistoricalOrders,
+  parseOpenOrders,
+  readNodeOrderStatusEvent,
+  readNodeOrderStatusEventChecked,
+} from './order.parser.js';
 
 describe('orders', () => {
   it('read hl-node order statuses open, filled and perpMarginRejected', () => {
@@ -98,5 +105,17 @@ describe('orders', () => {
       statusTimestamp: 1755863118217,
       order: { coin: 'DYDX', limitPx: '0.62613', tif: 'Alo', cloid: null },
     });
+  });
+
+  it('reads a well-formed status event on its fast path to exactly what the field-by-field reader reads', () => {
+    const start = Date.UTC(2026, 5, 28, 8, 0);
+    const lines = [...simulate({ seed: 9, startTimeMs: start, wallets: 40, markets: 8, eventsPerSecond: 2 }, start + 10 * 60_000)];
+    const events = lines.filter((l) => l.stream === 'node_order_statuses_by_block').flatMap((l) => JSON.parse(l.line).events as unknown[]);
+    const fixture = (fixtureJson('node_order_statuses_by_block_excerpt.json') as { events: unknown[] }).events;
+    // A builder written as a bare address is left to the checked reader; it must read the same.
+    const bareBuilder = { ...(fixture[0] as object), builder: '0x1234567890abcdef1234567890abcdef12345678' };
+    const all = [...events, ...fixture, bareBuilder];
+    expect(events.length).toBeGreaterThan(1_000);
+    for (const [i, event] of all.entries()) expect(readNodeOrderStatusEvent(event, `events[${i}]`, i)).toEqual(readNodeOrderStatusEventChecked(event, `events[${i}]`, i));
   });
 });

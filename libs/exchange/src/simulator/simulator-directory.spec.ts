@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InProcessSimulatorEngine } from './simulator-engine.js';
 import { SIMULATOR_FORMAT, SimulatorDirectory, SimulatorSettingsChangedError } from './simulator-directory.js';
 import type { SimulatorSettings } from './simulator.types.js';
 
@@ -26,7 +27,7 @@ describe('SimulatorDirectory', () => {
       await first.advance(START + 20_000);
       expect(await manifest(dir)).toEqual({ format: SIMULATOR_FORMAT, settings: { ...SETTINGS, bookOrders: 5_000 }, writtenUntilMs: START + 20_000 });
       const again = await SimulatorDirectory.open(dir, { ...SETTINGS, bookOrders: 5_000, startTimeMs: START + 99_000 });
-      expect([again.startTimeMs, again.writtenUntilMs, again.simulator.nowMs <= START + 20_000]).toEqual([START, START + 20_000, true]);
+      expect([again.startTimeMs, again.writtenUntilMs, (again.engine as InProcessSimulatorEngine).simulator.nowMs <= START + 20_000]).toEqual([START, START + 20_000, true]);
     });
   });
 

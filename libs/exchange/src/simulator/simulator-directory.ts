@@ -1,9 +1,8 @@
-import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { compareHourlyFiles, listHourlyFiles, parseHourlyName } from '../node-feed/hourly-files.js';
 import { NODE_STREAMS, type NodeStream } from '../node/node-block.types.js';
-import { writeHlNodeLines } from './hl-node-writer.js';
-import { HyperliquidSimulator } from './simulator.js';
+import { InProcessSimulatorEngine, type GeneratedSpan, type SimulatorEngine } from './simulator-engine.js';
 import { DEFAULT_BOOK_ORDERS, type SimulatorSettings } from './simulator.types.js';
 
 const MANIFEST = 'simulator.json';
@@ -25,6 +24,13 @@ interface Manifest {
 
 export class SimulatorSettingsChangedError extends Error {}
 
+export interface SimulatorDirectoryOptions {
+  /** Starts a new simulation whatever the directory holds. */
+  discardExisting?: boolean;
+  /** Where the simulator runs; in this thread unless told (WorkerSimulatorEngine runs it on its own core). */
+  engine?: (settings: SimulatorSettings) => SimulatorEngine;
+}
+
 /**
  * The simulator's hl-node data directory: the simulator writes its lines here and the ingestor reads
  * them back through the node feed, so the real reader and parser are what run. The manifest records
@@ -32,22 +38,26 @@ export class SimulatorSettingsChangedError extends Error {}
  * settings replay the same blocks (it is deterministic) up to that point, without writing them again.
  */
 export class SimulatorDirectory {
+  /** Exchange time the spans asked for so far reach (ahead of the files while spans are in flight). */
+  private plannedUntilMs: number;
+
   private constructor(
     readonly dir: string,
-    readonly simulator: HyperliquidSimulator,
+    readonly engine: SimulatorEngine,
     private manifest: Manifest,
-  ) {}
+  ) {
+    this.plannedUntilMs = manifest.writtenUntilMs;
+  }
 
   /**
    * Opens (or creates) the directory for these settings; `startTimeMs` is only used for a new one. A
    * directory made with other settings is refused: its files would not continue these.
-   * `discardExisting` starts a new simulation whatever the directory holds.
    */
   static async open(
     dir: string,
     requested: SimulatorSettings,
     onReplay?: (doneMs: number, totalMs: number) => void,
-    { discardExisting = false }: { discardExisting?: boolean } = {},
+    { discardExisting = false, engine = (s) => new InProcessSimulatorEngine(s) }: SimulatorDirectoryOptions = {},
   ): Promise<SimulatorDirectory> {
     if (discardExisting) await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
@@ -69,20 +79,14 @@ export class SimulatorDirectory {
             'restore the settings, or delete the directory and the database to start a new one',
         );
       }
-      const simulator = new HyperliquidSimulator({ ...stored.settings, startTimeMs: storedStart });
+      const running = engine({ ...stored.settings, startTimeMs: storedStart });
       // Replays in hour-long steps so a long history can report progress.
-      const from = simulator.nowMs;
-      while (simulator.nowMs < stored.writtenUntilMs) {
-        const target = Math.min(stored.writtenUntilMs, simulator.nowMs + 3_600_000);
-        for (const _line of simulator.run(target)) void _line;
-        onReplay?.(simulator.nowMs - from, stored.writtenUntilMs - from);
-        if (target === stored.writtenUntilMs) break;
-      }
-      return new SimulatorDirectory(dir, simulator, stored);
+      await running.skip(stored.writtenUntilMs, (nowMs) => onReplay?.(nowMs - storedStart, stored.writtenUntilMs - storedStart));
+      return new SimulatorDirectory(dir, running, stored);
     }
     const manifest: Manifest = { format: SIMULATOR_FORMAT, settings, writtenUntilMs: settings.startTimeMs };
     await writeManifest(dir, manifest);
-    return new SimulatorDirectory(dir, new HyperliquidSimulator(settings), manifest);
+    return new SimulatorDirectory(dir, engine(settings), manifest);
   }
 
   get writtenUntilMs(): number {
@@ -93,16 +97,45 @@ export class SimulatorDirectory {
     return this.manifest.settings.startTimeMs;
   }
 
-  /**
-   * Writes every block up to `untilMs` and records it. A crash between the two leaves lines that a
-   * restart writes again; the feed never delivers a block number twice, so they are ignored.
-   */
+  /** Exchange time the spans asked for reach: where the next span starts. */
+  get generatedUntilMs(): number {
+    return this.plannedUntilMs;
+  }
+
+  /** Writes every block up to `untilMs` and records it; the number of lines. */
   async advance(untilMs: number): Promise<number> {
-    if (untilMs <= this.manifest.writtenUntilMs) return 0;
-    const written = await writeHlNodeLines(this.dir, this.simulator.run(untilMs));
-    this.manifest = { ...this.manifest, writtenUntilMs: untilMs };
+    if (untilMs <= this.plannedUntilMs) return 0;
+    return this.write(await this.generate(untilMs, false));
+  }
+
+  /**
+   * Asks the engine for the blocks after the last span asked for up to `untilMs` (and the books at its
+   * end with `withState`). Spans may be asked for ahead, then must be written in the same order.
+   */
+  generate(untilMs: number, withState: boolean): Promise<GeneratedSpan> {
+    if (untilMs <= this.plannedUntilMs) throw new Error(`span to ${untilMs} asked for after one to ${this.plannedUntilMs}`);
+    this.plannedUntilMs = untilMs;
+    return this.engine.generate(untilMs, withState);
+  }
+
+  /**
+   * Appends a span's lines to their hourly files and records how far they go. A crash between the two
+   * leaves lines that a restart writes again; the feed never delivers a block number twice, so they are
+   * ignored.
+   */
+  async write(span: GeneratedSpan): Promise<number> {
+    for (const { path, text } of span.files) {
+      const file = join(this.dir, path);
+      await mkdir(dirname(file), { recursive: true });
+      await appendFile(file, text);
+    }
+    this.manifest = { ...this.manifest, writtenUntilMs: span.untilMs };
     await writeManifest(this.dir, this.manifest);
-    return written;
+    return span.lines;
+  }
+
+  close(): Promise<void> {
+    return this.engine.close();
   }
 
   /**

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
   SimulatorDirectory,
-  simulatorExchangeState,
+  type GeneratedSpan,
   type NodeStream,
+  type SimulatorEngine,
   type ParseIssue,
   type SimulatorSettings,
 } from '#exchange';
@@ -14,6 +15,8 @@ import { NodeDirectoryIngestion } from './node-directory.ingestion.js';
 export const SIMULATOR_SOURCE = 'simulator';
 const HOUR_MS = 3_600_000;
 const BLOCKS_PER_STREAM_PER_BATCH = 2_000;
+/** Chunks a simulator on a worker thread makes ahead of storing while catching up (the runner's setting). */
+export const CATCH_UP_READ_AHEAD = 4;
 
 export interface SimulationOptions {
   dataDir: string;
@@ -22,6 +25,27 @@ export interface SimulationOptions {
   backfillDays: number;
   /** Exchange time between state updates. */
   stateIntervalMs: number;
+  /** Where the simulator runs (SimulatorDirectory's default: this thread). */
+  engine?: (settings: SimulatorSettings) => SimulatorEngine;
+  /**
+   * Chunks asked of the simulator ahead of the one being stored (0: each is made when it is stored).
+   * With an engine on another thread they are made while this one stores; the bound keeps the memory
+   * of the lines waiting to be written small.
+   */
+  readAhead?: number;
+  /**
+   * Applies a boundary's state update while the next chunk is stored, on another connection: its
+   * queries read facts only up to the state's time, and the next chunk's facts are all later. The
+   * update is reported by the call that stores that next chunk (or, caught up, by the call after).
+   */
+  overlapStateUpdates?: boolean;
+}
+
+/** A chunk asked of the simulator, to be written and stored in turn. */
+interface PlannedChunk {
+  untilMs: number;
+  boundary: boolean;
+  span: Promise<GeneratedSpan>;
 }
 
 export interface SimulationChunk {
@@ -38,12 +62,17 @@ export interface SimulationChunk {
  * The embedded exchange: the simulator writes hl-node lines into its directory, the node feed reads
  * them back into Postgres (source `simulator`), and at every state-update boundary of exchange time
  * the simulator's books become a state update. Each chunk is written, ingested and (at a boundary)
- * applied before the next starts, so a state update always sees the facts before it.
+ * applied before the next starts, so a state update always sees the facts before it. The simulator may
+ * make the next chunks meanwhile (`readAhead`, on a worker thread): its lines reach the files only when
+ * their chunk's turn comes, so what is stored, and when, is the same as without.
  */
 @Injectable()
 export class SimulatedExchangeIngestion {
   private directory?: SimulatorDirectory;
   private options?: SimulationOptions;
+  private ahead: PlannedChunk[] = [];
+  /** A state update still being applied (overlapStateUpdates). */
+  private applying: Promise<StateUpdateResult> | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -60,7 +89,8 @@ export class SimulatedExchangeIngestion {
   async open(options: SimulationOptions, nowMs: number, onReplay?: (doneMs: number, totalMs: number) => void): Promise<number> {
     const startTimeMs = Math.floor((nowMs - options.backfillDays * 24 * HOUR_MS) / HOUR_MS) * HOUR_MS;
     const discardExisting = (await this.checkpoints.read(this.dataSource, SIMULATOR_SOURCE)).size === 0;
-    this.directory = await SimulatorDirectory.open(options.dataDir, { ...options.settings, startTimeMs }, onReplay, { discardExisting });
+    await this.close();
+    this.directory = await SimulatorDirectory.open(options.dataDir, { ...options.settings, startTimeMs }, onReplay, { discardExisting, engine: options.engine });
     this.options = options;
     return this.directory.writtenUntilMs;
   }
@@ -72,21 +102,75 @@ export class SimulatedExchangeIngestion {
   /** The next chunk towards `untilMs`: up to the next state-update boundary or an hour, whichever is first. */
   async advance(untilMs: number): Promise<SimulationChunk | null> {
     const { directory, options } = this.opened();
-    const from = directory.writtenUntilMs;
-    if (untilMs <= from) return null;
-    const boundary = (Math.floor(from / options.stateIntervalMs) + 1) * options.stateIntervalMs;
-    const chunkEnd = Math.min(untilMs, boundary, from + HOUR_MS);
-    const lines = await directory.advance(chunkEnd);
-    const chunk: SimulationChunk = { untilMs: chunkEnd, lines, fills: 0, issues: [], state: null };
+    this.plan(untilMs);
+    const next = this.ahead[0];
+    if (!next) {
+      if (!this.applying) return null;
+      return { untilMs: directory.writtenUntilMs, lines: 0, fills: 0, issues: [], state: await this.applied() };
+    }
+    const span = await next.span;
+    const lines = await directory.write(span);
+    // Written: a failure from here on is retried from the stored checkpoints, with the next chunk.
+    this.ahead.shift();
+    this.plan(untilMs);
+    const chunk: SimulationChunk = { untilMs: next.untilMs, lines, fills: 0, issues: [], state: null };
     for (;;) {
       const step = await this.nodeIngestion.step(directory.dir, BLOCKS_PER_STREAM_PER_BATCH, SIMULATOR_SOURCE);
       chunk.issues.push(...step.issues);
       chunk.fills += step.written?.fills ?? 0;
       if (step.blocks === 0) break;
     }
-    if (chunkEnd === boundary) chunk.state = await this.stateWriter.apply(simulatorExchangeState(directory.simulator));
+    // Updates apply in height order: the one before must have committed before the next starts.
+    if (this.applying) chunk.state = await this.applied();
+    if (next.boundary) {
+      const applying = this.stateWriter.apply(span.state!);
+      if (options.overlapStateUpdates) {
+        // Awaited by the next call; a failure meanwhile must not count as unhandled.
+        applying.catch(() => undefined);
+        this.applying = applying;
+      } else {
+        chunk.state = await applying;
+      }
+    }
     await directory.prune(await this.readingFiles());
     return chunk;
+  }
+
+  private async applied(): Promise<StateUpdateResult> {
+    const applying = this.applying!;
+    this.applying = null;
+    return applying;
+  }
+
+  /**
+   * Lets a state update being applied finish and stops the simulator's engine (a worker thread); chunks
+   * asked for and not written are dropped.
+   */
+  async close(): Promise<void> {
+    await this.applying?.catch(() => undefined);
+    this.applying = null;
+    const directory = this.directory;
+    this.directory = undefined;
+    for (const { span } of this.ahead.splice(0)) span.catch(() => undefined);
+    await directory?.close();
+  }
+
+  /**
+   * Asks for the chunks towards `untilMs` until `readAhead` wait beyond the next one: each up to the next
+   * state-update boundary or an hour, whichever is first.
+   */
+  private plan(untilMs: number): void {
+    const { directory, options } = this.opened();
+    while (this.ahead.length <= (options.readAhead ?? 0)) {
+      const from = directory.generatedUntilMs;
+      if (untilMs <= from) return;
+      const boundary = (Math.floor(from / options.stateIntervalMs) + 1) * options.stateIntervalMs;
+      const end = Math.min(untilMs, boundary, from + HOUR_MS);
+      const span = directory.generate(end, end === boundary);
+      // Awaited in its turn; a failure of one asked for ahead must not count as unhandled meanwhile.
+      span.catch(() => undefined);
+      this.ahead.push({ untilMs: end, boundary: end === boundary, span });
+    }
   }
 
   private async readingFiles(): Promise<Partial<Record<NodeStream, string>>> {

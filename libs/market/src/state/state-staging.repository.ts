@@ -2,23 +2,24 @@ import type { PositionStateRecord, WalletStateRecord } from '#exchange';
 import { type SqlRunner, copyChunks, copyLines, copyNullable, copyText } from '#database';
 
 /**
- * Loads one state update into temporary tables (dropped at commit) so that everything derived from
- * it is computed in set-based SQL with exact numeric arithmetic. A position's liquidation progress is
+ * Loads one state update into temporary tables so that everything derived from it is computed in
+ * set-based SQL with exact numeric arithmetic. The tables are made once per connection and emptied at
+ * every commit: creating and dropping them for each update cost more than the small updates themselves. A position's liquidation progress is
  * how far the mark has moved from entry toward the liquidation price (0 at entry or in profit, 1 at
  * liquidation); it reads the same for longs and shorts.
  */
 export class StateStagingRepository {
   async create(q: SqlRunner): Promise<void> {
     await q.query(`
-      CREATE TEMP TABLE stage_wallets (
+      CREATE TEMP TABLE IF NOT EXISTS stage_wallets (
         address text PRIMARY KEY,
         perp_equity numeric NOT NULL,
         all_time_pnl numeric,
         spot_hype numeric NOT NULL,
         staked_hype numeric NOT NULL
-      ) ON COMMIT DROP`);
+      ) ON COMMIT DELETE ROWS`);
     await q.query(`
-      CREATE TEMP TABLE stage_positions (
+      CREATE TEMP TABLE IF NOT EXISTS stage_positions (
         address text NOT NULL,
         coin text NOT NULL,
         szi numeric NOT NULL,
@@ -34,7 +35,7 @@ export class StateStagingRepository {
           CASE WHEN liquidation_px IS NOT NULL AND liquidation_px <> entry_px
                THEN greatest(0, least(1, round((entry_px - position_value / abs(szi)) / (entry_px - liquidation_px), 6))) END) STORED,
         PRIMARY KEY (address, coin)
-      ) ON COMMIT DROP`);
+      ) ON COMMIT DELETE ROWS`);
   }
 
   async loadWallets(q: SqlRunner, wallets: readonly WalletStateRecord[]): Promise<void> {
@@ -43,6 +44,7 @@ export class StateStagingRepository {
       'stage_wallets (address, perp_equity, all_time_pnl, spot_hype, staked_hype)',
       copyChunks(wallets, (w) => `${copyText(w.address.toLowerCase())}\t${w.perpEquity}\t${copyNullable(w.allTimePnl)}\t${w.spotHype}\t${w.stakedHype}\n`),
     );
+    await analyzeIfChanged(q, 'stage_wallets', wallets.length);
   }
 
   async loadPositions(q: SqlRunner, positions: ReadonlyArray<{ address: string; position: PositionStateRecord }>): Promise<void> {
@@ -54,8 +56,18 @@ export class StateStagingRepository {
         `${p.leverageType}\t${p.leverage}\t${p.marginUsed}\t${p.fundingSinceOpen}\n`,
       ),
     );
-    // Temporary tables have no statistics until analysed; the joins that follow need them.
-    await q.query(`ANALYZE stage_wallets`);
-    await q.query(`ANALYZE stage_positions`);
+    await analyzeIfChanged(q, 'stage_positions', positions.length);
   }
+}
+
+/**
+ * Temporary tables have no statistics until analysed, and the joins that follow need them. A table kept
+ * from an earlier update keeps its statistics, which stay good while the number of rows is about the
+ * same: it is analysed again only when never analysed or when the rows differ from its figure by more
+ * than a fifth.
+ */
+async function analyzeIfChanged(q: SqlRunner, table: string, rows: number): Promise<void> {
+  const [row]: Array<{ tuples: number }> = await q.query(`SELECT reltuples::float8 AS tuples FROM pg_class WHERE oid = $1::regclass`, [`pg_temp.${table}`]);
+  const tuples = row?.tuples ?? -1;
+  if (tuples < 0 || Math.abs(rows - tuples) > Math.max(100, tuples / 5)) await q.query(`ANALYZE ${table}`);
 }

@@ -1,0 +1,145 @@
+import { Worker } from 'node:worker_threads';
+import type { ExchangeState } from '../state/exchange-state.types.js';
+import { simulatorExchangeState } from '../state/simulator-state.source.js';
+import { hlNodeFilePath } from './hl-node-writer.js';
+import { HyperliquidSimulator } from './simulator.js';
+import type { SimulatorSettings } from './simulator.types.js';
+
+const HOUR_MS = 3_600_000;
+
+/** The lines of a span of exchange time, joined per hourly file, and the books at its end when asked for. */
+export interface GeneratedSpan {
+  untilMs: number;
+  /** Paths relative to the simulator directory, in the order their first line came. */
+  files: Array<{ path: string; text: string }>;
+  lines: number;
+  state: ExchangeState | null;
+}
+
+/**
+ * Runs the simulator for a SimulatorDirectory: in this thread, or in a worker thread so the next spans
+ * are generated while the last ones are stored. Calls are served in the order they are made, so a caller
+ * may ask for several spans ahead and write them in that order.
+ */
+export interface SimulatorEngine {
+  /** Runs to `untilMs` without output (replaying what the directory holds), in hour-long steps. */
+  skip(untilMs: number, onStep?: (nowMs: number) => void): Promise<void>;
+  generate(untilMs: number, withState: boolean): Promise<GeneratedSpan>;
+  close(): Promise<void>;
+}
+
+/**
+ * The span's lines grouped per file (one append each, so a tailing reader never sees a stream out of
+ * order), then the books at its end: the state is taken after the last line has been generated.
+ */
+export function generateSpan(simulator: HyperliquidSimulator, untilMs: number, withState: boolean): GeneratedSpan {
+  const files = new Map<string, string[]>();
+  let lines = 0;
+  for (const line of simulator.run(untilMs)) {
+    const path = hlNodeFilePath('', line.stream, line.blockTimeMs);
+    let batch = files.get(path);
+    if (!batch) files.set(path, (batch = []));
+    batch.push(`${line.line}\n`);
+    lines++;
+  }
+  const state = withState ? simulatorExchangeState(simulator) : null;
+  return { untilMs, files: [...files].map(([path, batch]) => ({ path, text: batch.join('') })), lines, state };
+}
+
+export function skipTo(simulator: HyperliquidSimulator, untilMs: number, onStep?: (nowMs: number) => void): void {
+  while (simulator.nowMs < untilMs) {
+    const target = Math.min(untilMs, simulator.nowMs + HOUR_MS);
+    for (const _line of simulator.run(target)) void _line;
+    onStep?.(simulator.nowMs);
+    if (target === untilMs) break;
+  }
+}
+
+/** The simulator in this thread: every call runs to completion before it returns. */
+export class InProcessSimulatorEngine implements SimulatorEngine {
+  readonly simulator: HyperliquidSimulator;
+
+  constructor(settings: SimulatorSettings) {
+    this.simulator = new HyperliquidSimulator(settings);
+  }
+
+  async skip(untilMs: number, onStep?: (nowMs: number) => void): Promise<void> {
+    skipTo(this.simulator, untilMs, onStep);
+  }
+
+  async generate(untilMs: number, withState: boolean): Promise<GeneratedSpan> {
+    return generateSpan(this.simulator, untilMs, withState);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Requests to the worker (simulator.worker.ts) and its answers. */
+export type EngineRequest = { id: number; kind: 'skip'; untilMs: number } | { id: number; kind: 'generate'; untilMs: number; withState: boolean };
+export type EngineAnswer =
+  | { id: number; kind: 'step'; nowMs: number }
+  | { id: number; kind: 'done'; span?: GeneratedSpan }
+  | { id: number; kind: 'failed'; message: string };
+
+interface Pending {
+  resolve: (span: GeneratedSpan | undefined) => void;
+  reject: (error: Error) => void;
+  onStep?: (nowMs: number) => void;
+}
+
+/**
+ * The simulator in a worker thread (its own core): generate() returns at once with the span to come,
+ * so spans asked for ahead are made while this thread stores the earlier ones.
+ */
+export class WorkerSimulatorEngine implements SimulatorEngine {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private failure: Error | null = null;
+
+  constructor(settings: SimulatorSettings, workerUrl: URL = new URL('./simulator.worker.js', import.meta.url)) {
+    this.worker = new Worker(workerUrl, { workerData: settings });
+    this.worker.on('message', (answer: EngineAnswer) => this.answered(answer));
+    this.worker.on('error', (error) => this.fail(error));
+    this.worker.on('exit', (code) => this.fail(new Error(`the simulator worker exited with code ${code}`)));
+    // A worker waiting for work must not keep the process alive on its own.
+    this.worker.unref();
+  }
+
+  skip(untilMs: number, onStep?: (nowMs: number) => void): Promise<void> {
+    return this.request({ kind: 'skip', untilMs }, onStep).then(() => undefined);
+  }
+
+  generate(untilMs: number, withState: boolean): Promise<GeneratedSpan> {
+    return this.request({ kind: 'generate', untilMs, withState }).then((span) => span!);
+  }
+
+  async close(): Promise<void> {
+    this.failure ??= new Error('the simulator worker is closed');
+    await this.worker.terminate();
+  }
+
+  private request(body: { kind: 'skip'; untilMs: number } | { kind: 'generate'; untilMs: number; withState: boolean }, onStep?: (nowMs: number) => void): Promise<GeneratedSpan | undefined> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onStep });
+      this.worker.postMessage({ id, ...body } satisfies EngineRequest);
+    });
+  }
+
+  private answered(answer: EngineAnswer): void {
+    const pending = this.pending.get(answer.id);
+    if (!pending) return;
+    if (answer.kind === 'step') return pending.onStep?.(answer.nowMs);
+    this.pending.delete(answer.id);
+    if (answer.kind === 'done') pending.resolve(answer.span);
+    else pending.reject(new Error(answer.message));
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const pending of this.pending.values()) pending.reject(this.failure);
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,22 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { generateSpan, skipTo, type EngineAnswer, type EngineRequest } from './simulator-engine.js';
+import { HyperliquidSimulator } from './simulator.js';
+import type { SimulatorSettings } from './simulator.types.js';
+
+/** The worker side of WorkerSimulatorEngine: one simulator, requests served in order. */
+const simulator = new HyperliquidSimulator(workerData as SimulatorSettings);
+const port = parentPort!;
+
+port.on('message', (request: EngineRequest) => {
+  const answer = (message: EngineAnswer) => port.postMessage(message);
+  try {
+    if (request.kind === 'skip') {
+      skipTo(simulator, request.untilMs, (nowMs) => answer({ id: request.id, kind: 'step', nowMs }));
+      answer({ id: request.id, kind: 'done' });
+    } else {
+      answer({ id: request.id, kind: 'done', span: generateSpan(simulator, request.untilMs, request.withState) });
+    }
+  } catch (error) {
+    answer({ id: request.id, kind: 'failed', message: (error as Error).message });
+  }
+});

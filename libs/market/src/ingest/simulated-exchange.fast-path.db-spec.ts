@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { WorkerSimulatorEngine } from '#exchange';
+import { openFactsDatabase, resetDatabase, startedWriter, useTestEnvironment } from '#testing';
+import { FillProjector } from '../projections/fill.projector.js';
+import { CATCH_UP_READ_AHEAD, SimulatedExchangeIngestion, type SimulationOptions } from './simulated-exchange.ingestion.js';
+
+const config = useTestEnvironment();
+let dataSource: DataSource;
+const dirs: string[] = [];
+
+const NOW = Date.UTC(2026, 10, 20, 0, 0, 0);
+// Eight markets (HIP-3 ones included) and the default book of 5,000 resting orders, over two hours.
+const SETTINGS = { seed: 5, wallets: 80, markets: 8, eventsPerSecond: 1 };
+// The worker's build output (npm test builds before the suites run): a worker thread runs JavaScript.
+const WORKER_URL = new URL('../../../../dist/libs/exchange/src/simulator/simulator.worker.js', import.meta.url);
+
+/** Columns that hold a serial id or the wall-clock time of processing: not the data's, left out. */
+const WALL_CLOCK_COLUMNS = ['id', 'processed_at', 'updated_at'];
+/** Partitions are compared through their parent; the migrations table is not data. */
+const SKIPPED_TABLES = new Set(['migrations', 'fills_2026_11', 'fills_default', 'open_order_intervals_closed', 'open_order_intervals_current']);
+
+/** Every table's rows as JSON text, sorted, without the wall-clock columns. */
+async function dumpAll(): Promise<Record<string, string[]>> {
+  const tables: Array<{ name: string }> = await dataSource.query(
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY 1`,
+  );
+  const dump: Record<string, string[]> = {};
+  for (const { name } of tables) {
+    if (SKIPPED_TABLES.has(name)) continue;
+    const rows: Array<{ row: string }> = await dataSource.query(
+      `SELECT (to_jsonb(t) - $1::text[])::text AS row FROM "${name}" t ORDER BY 1`,
+      [WALL_CLOCK_COLUMNS],
+    );
+    dump[name] = rows.map((r) => r.row);
+  }
+  return dump;
+}
+
+/** A new simulation of SETTINGS to NOW, stored with `options`, then projected to the end. */
+async function run(options: Partial<SimulationOptions>): Promise<{ tables: Record<string, string[]>; states: number }> {
+  await resetDatabase(config.DATABASE_URL);
+  const dataDir = await mkdtemp(join(tmpdir(), 'tw-sim-fast-'));
+  dirs.push(dataDir);
+  const simulation = await startedWriter(dataSource, SimulatedExchangeIngestion);
+  await simulation.open({ dataDir, settings: SETTINGS, backfillDays: 2 / 24, stateIntervalMs: 15 * 60_000, ...options }, NOW);
+  let states = 0;
+  try {
+    for (let chunk = await simulation.advance(NOW); chunk; chunk = await simulation.advance(NOW)) {
+      expect(chunk.issues).toEqual([]);
+      if (chunk.state?.applied) states++;
+    }
+  } finally {
+    await simulation.close();
+  }
+  const projector = await startedWriter(dataSource, FillProjector);
+  while ((await projector.project('simulator')).more);
+  return { tables: await dumpAll(), states };
+}
+
+beforeAll(async () => {
+  ({ dataSource } = await openFactsDatabase(config.DATABASE_URL));
+});
+
+afterAll(async () => {
+  await dataSource?.destroy();
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the simulated first start, fast path against slow path', () => {
+  it('stores the same rows in every table whether chunks are made ahead on a worker with state updates overlapping the next chunk, or one by one here', async () => {
+    const { tables: slow, states } = await run({});
+    expect(slow['fills']!.length).toBeGreaterThan(1_000);
+    expect([states, slow['state_updates']!.length]).toEqual([8, 8]);
+    expect(slow['open_order_snapshots']!.length).toBeGreaterThan(20);
+    // Every update is reported, the last one by the call after the last chunk.
+    const { tables: fast, states: fastStates } = await run({ engine: (settings) => new WorkerSimulatorEngine(settings, WORKER_URL), readAhead: CATCH_UP_READ_AHEAD, overlapStateUpdates: true });
+    expect(fastStates).toBe(8);
+    for (const table of Object.keys(slow)) expect([table, fast[table]]).toEqual([table, slow[table]]);
+  });
+});
