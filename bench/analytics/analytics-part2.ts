@@ -5,6 +5,7 @@ import { ExchangeVolumeRepository } from '../../libs/market/src/builders/exchang
 import { ClosedTradeBuilder } from '../../libs/market/src/closed-trades/closed-trade.builder.js';
 import { ClosedTradesRepository } from '../../libs/market/src/closed-trades/closed-trades.repository.js';
 import { SNAPSHOT_INTERVAL_MS } from '../../libs/market/src/orders/snapshot-grid.js';
+import { ProjectionCheckpointRepository } from '../../libs/market/src/projections/projection-checkpoint.repository.js';
 import { ProjectionInputsRepository } from '../../libs/market/src/projections/projection-inputs.repository.js';
 import { type AnalyticsDataset, BLOCK_MS, FIRST_HEIGHT, STATE_INTERVAL_MS } from './analytics-dataset.js';
 import { type DatasetInfo, sqlRunner } from './analytics-database.js';
@@ -25,6 +26,8 @@ export const OPEN_ORDERS = 50_000;
 const ORDER_WALLETS = 5_000;
 /** Fills per projection window: the projector's reads, in windows larger than its default 20,000 so the load takes fewer statements. */
 const PROJECTION_WINDOW = 200_000;
+/** The projector's checkpoint name for the node feed (`fills:<EXCHANGE_SOURCE>`). */
+const PROJECTION = 'fills:node';
 /** Most wallets' PnL and HYPE balances change a few times over the history: up to this many change points. */
 const MAX_CHANGES = 6;
 
@@ -102,7 +105,7 @@ async function loadPart2(databaseUrl: string, client: pg.ClientBase, dataset: An
   await client.query(`SET maintenance_work_mem = '1GB'`);
   await client.query(`SET work_mem = '256MB'`);
   // A part 2 of other settings (or a half-done one) goes first: every table below is part 2's alone.
-  await client.query(`TRUNCATE closed_trades, closed_trade_open_states, builder_activity_hourly, builder_totals, exchange_volume_hourly,
+  await client.query(`TRUNCATE closed_trades, closed_trade_open_states, projection_checkpoints, builder_activity_hourly, builder_totals, exchange_volume_hourly,
                       open_order_intervals, open_order_snapshots, open_orders`);
 
   const { max } = (await client.query<{ max: string }>(`SELECT max(block_number)::text AS max FROM fills`)).rows[0]!;
@@ -164,6 +167,7 @@ async function projectClosedTrades(q: SqlRunner, lastBlock: number, progress: (m
   const builder = new ClosedTradeBuilder();
   let after = -1;
   let [fills, inserted] = [0, 0];
+  let lastFillTime: number | null = null;
   while (after < lastBlock) {
     const to = await inputs.windowEnd(q, after, lastBlock, PROJECTION_WINDOW);
     const window = await inputs.fills(q, after, to);
@@ -179,8 +183,13 @@ async function projectClosedTrades(q: SqlRunner, lastBlock: number, progress: (m
     for (let i = 0; i < closed.length; i += 10_000) inserted += await repository.insert(q, closed.slice(i, i + 10_000));
     fills += window.length;
     after = to;
+    lastFillTime = window.length > 0 ? window[window.length - 1]!.time : lastFillTime;
     progress(`part 2: ${fills} fills projected, ${inserted} closed trades`);
   }
+  // The projector's checkpoint: the builder routes take the newest projected fill as their "now".
+  const checkpoints = new ProjectionCheckpointRepository();
+  await checkpoints.lock(q, PROJECTION);
+  await checkpoints.save(q, PROJECTION, { fillsBlock: lastBlock, fundingBlock: null, lastFillTime });
   return inserted;
 }
 
