@@ -3,10 +3,11 @@ import type { SqlRunner } from '#database';
 import { BuilderActivityRepository } from '../../libs/market/src/builders/builder-activity.repository.js';
 import { ExchangeVolumeRepository } from '../../libs/market/src/builders/exchange-volume.repository.js';
 import { ClosedTradeBuilder } from '../../libs/market/src/closed-trades/closed-trade.builder.js';
+import type { ClosedTrade } from '../../libs/market/src/closed-trades/closed-trade.types.js';
 import { ClosedTradesRepository } from '../../libs/market/src/closed-trades/closed-trades.repository.js';
 import { SNAPSHOT_INTERVAL_MS } from '../../libs/market/src/orders/snapshot-grid.js';
 import { ProjectionCheckpointRepository } from '../../libs/market/src/projections/projection-checkpoint.repository.js';
-import { ProjectionInputsRepository } from '../../libs/market/src/projections/projection-inputs.repository.js';
+import type { ProjectedFill } from '../../libs/market/src/projections/projection-inputs.repository.js';
 import { type AnalyticsDataset, BLOCK_MS, FIRST_HEIGHT, STATE_INTERVAL_MS } from './analytics-dataset.js';
 import { type DatasetInfo, sqlRunner } from './analytics-database.js';
 import { deferIndexes } from './deferred-indexes.js';
@@ -24,8 +25,10 @@ export const PART2_VERSION = 1;
 export const OPEN_ORDERS = 50_000;
 /** Wallets that own the orders (a book has far fewer makers than wallets). */
 const ORDER_WALLETS = 5_000;
-/** Fills per projection window: the projector's reads, in windows larger than its default 20,000 so the load takes fewer statements. */
-const PROJECTION_WINDOW = 200_000;
+/** Blocks per read of a closed-trades pass (about 140,000 fills of all coins at the default scale). */
+const PROJECTION_BLOCKS = 200_000;
+/** Passes of the closed trades, each over a share of the coins: a builder's open trades of all of them outgrow the heap. */
+const COIN_GROUPS = 4;
 /** The projector's checkpoint name for the node feed (`fills:<EXCHANGE_SOURCE>`). */
 const PROJECTION = 'fills:node';
 /** Most wallets' PnL and HYPE balances change a few times over the history: up to this many change points. */
@@ -70,12 +73,25 @@ export async function ensurePart2(
       progress(`reusing part 2 of the dataset (loaded in ${found.loadSeconds.total} s)`);
       return { ...found, reused: true };
     }
-    const info = await loadPart2(databaseUrl, client, dataset, settings, progress);
-    await writeComment(client, { ...part1, ...comment, part2: info });
+    // The steps an interrupted load of these settings finished are kept (each records itself when done).
+    const earlier = comment.part2Steps as Part2Steps | undefined;
+    const steps: Part2Steps =
+      earlier && JSON.stringify(earlier.settings) === JSON.stringify(settings)
+        ? earlier
+        : { settings, newestSnapshotMs: Math.floor(Date.now() / SNAPSHOT_INTERVAL_MS) * SNAPSHOT_INTERVAL_MS, loadSeconds: {} };
+    const info = await loadPart2(client, dataset, steps, async () => writeComment(client, { ...part1, ...comment, part2Steps: steps }), progress);
+    await writeComment(client, { ...part1, ...comment, part2Steps: undefined, part2: info });
     return { ...info, reused: false };
   } finally {
     await client.end();
   }
+}
+
+/** A load in progress: the steps done, with their seconds. */
+interface Part2Steps {
+  settings: Part2Settings;
+  newestSnapshotMs: number;
+  loadSeconds: Record<string, number>;
 }
 
 async function readComment(client: pg.ClientBase): Promise<Record<string, unknown>> {
@@ -89,57 +105,36 @@ async function writeComment(client: pg.ClientBase, value: unknown): Promise<void
   await client.query(`COMMENT ON DATABASE "${rows[0]!.name}" IS ${client.escapeLiteral(JSON.stringify(value))}`);
 }
 
-async function loadPart2(databaseUrl: string, client: pg.ClientBase, dataset: AnalyticsDataset, settings: Part2Settings, progress: (m: string) => void): Promise<Part2Info> {
-  const started = performance.now();
-  const loadSeconds: Record<string, number> = {};
-  let mark = started;
-  const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+async function loadPart2(client: pg.ClientBase, dataset: AnalyticsDataset, steps: Part2Steps, save: () => Promise<void>, progress: (m: string) => void): Promise<Part2Info> {
+  const { settings, newestSnapshotMs, loadSeconds } = steps;
+  /** Runs a step not done yet: its tables emptied first (a half-done step's rows go), then recorded as done. */
+  const step = async (name: string, tables: string | null, work: () => Promise<unknown>): Promise<void> => {
+    if (loadSeconds[name] !== undefined) return progress(`part 2: ${name} done by an earlier run`);
     progress(`part 2: ${name}...`);
-    const value = await work();
-    const now = performance.now();
-    loadSeconds[name] = Number(((now - mark) / 1000).toFixed(1));
-    mark = now;
-    return value;
+    const started = performance.now();
+    if (tables) await client.query(`TRUNCATE ${tables}`);
+    await work();
+    loadSeconds[name] = Number(((performance.now() - started) / 1000).toFixed(1));
+    await save();
   };
   const q = sqlRunner(client);
   await client.query(`SET maintenance_work_mem = '1GB'`);
   await client.query(`SET work_mem = '256MB'`);
-  // A part 2 of other settings (or a half-done one) goes first: every table below is part 2's alone.
-  await client.query(`TRUNCATE closed_trades, closed_trade_open_states, projection_checkpoints, builder_activity_hourly, builder_totals, exchange_volume_hourly,
-                      open_order_intervals, open_order_snapshots, open_orders`);
-
   const { max } = (await client.query<{ max: string }>(`SELECT max(block_number)::text AS max FROM fills`)).rows[0]!;
   const lastBlock = Number(max);
-  await step('builder activity and exchange volume (the projector\'s writers)', async () => {
+  await step("builder activity and exchange volume (the projector's writers)", 'builder_activity_hourly, builder_totals, exchange_volume_hourly', async () => {
     await new BuilderActivityRepository().addFills(q, -1, lastBlock);
     await new ExchangeVolumeRepository().addFills(q, -1, lastBlock);
   });
-  await step('PnL and HYPE balance change points', () => changePoints(client, dataset));
-  const newestSnapshotMs = Math.floor(Date.now() / SNAPSHOT_INTERVAL_MS) * SNAPSHOT_INTERVAL_MS;
-  // The closed trades are mostly the builder's work in this process, the order versions Postgres's: side by side on two connections.
-  const second = new pg.Client({ connectionString: databaseUrl });
-  await second.connect();
-  const [closedTrades] = await step('closed trades and order snapshots, side by side', async () => {
-    const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
-      const t0 = performance.now();
-      const value = await work();
-      loadSeconds[name] = Number(((performance.now() - t0) / 1000).toFixed(1));
-      return value;
-    };
-    try {
-      return await Promise.all([
-        timed("closed trades (the projector's reads, builder and writer)", () => projectClosedTrades(q, lastBlock, progress)),
-        timed('order snapshots', async () => {
-          await second.query(`SET maintenance_work_mem = '1GB'`);
-          await orderSnapshots(second, dataset, settings, newestSnapshotMs, progress);
-        }),
-      ]);
-    } finally {
-      await second.end();
-    }
-  });
-  await step('vacuum (analyze)', () => client.query('VACUUM (ANALYZE) closed_trades, builder_activity_hourly, builder_totals, exchange_volume_hourly, wallet_pnl_history, holder_history, open_order_intervals, open_order_snapshots, open_orders'));
-  await step('checkpoint', () => client.query('CHECKPOINT'));
+  await step('PnL and HYPE balance change points', null, () => changePoints(client, dataset));
+  await step('order snapshots', 'open_order_intervals, open_order_snapshots, open_orders', () => orderSnapshots(client, dataset, settings, newestSnapshotMs, progress));
+  await step("closed trades (the projector's reads, builder and writer)", 'closed_trades, closed_trade_open_states, projection_checkpoints', () =>
+    projectClosedTrades(q, dataset, lastBlock, progress),
+  );
+  await step('vacuum (analyze)', null, () =>
+    client.query('VACUUM (ANALYZE) closed_trades, builder_activity_hourly, builder_totals, exchange_volume_hourly, wallet_pnl_history, holder_history, open_order_intervals, open_order_snapshots, open_orders'),
+  );
+  await step('checkpoint', null, () => client.query('CHECKPOINT'));
   const { rows } = await client.query<Record<string, number>>(
     `SELECT (SELECT count(*) FROM closed_trades)::int AS closed_trades,
             (SELECT count(*) FROM builder_activity_hourly)::int AS builder_activity_hourly,
@@ -150,40 +145,43 @@ async function loadPart2(databaseUrl: string, client: pg.ClientBase, dataset: An
             (SELECT count(*) FROM open_order_intervals_closed)::int AS closed_order_versions,
             (SELECT count(*) FROM open_order_intervals_current)::int AS current_order_versions`,
   );
-  const info: Part2Info = { settings, newestSnapshotMs, loadSeconds: { ...loadSeconds, total: Number(((performance.now() - started) / 1000).toFixed(1)) }, rows: { ...rows[0]!, closedTradesInserted: closedTrades } };
+  const total = Object.values(loadSeconds).reduce((a, b) => a + b, 0);
+  const info: Part2Info = { settings, newestSnapshotMs, loadSeconds: { ...loadSeconds, total: Number(total.toFixed(1)) }, rows: rows[0]! };
   progress(`part 2 loaded in ${info.loadSeconds.total} s: ${JSON.stringify(info.rows)}`);
   return info;
 }
 
 /**
- * The fill projector's closed-trade work over every loaded fill: its reads (ProjectionInputsRepository,
- * windows of whole blocks), the ClosedTradeBuilder fed in the same order, its insert. The builder's open
- * trades stay in memory between windows instead of going through closed_trade_open_states (which no
- * route reads). The generated history has no funding payments.
+ * The fill projector's closed-trade work over every loaded fill: the ClosedTradeBuilder fed in its order
+ * (time, tid, address) and its insert, with its checkpoint at the end. A builder over all 10 million fills
+ * holds the open trade of every (wallet, coin) and outgrows the heap, so the coins are taken in groups,
+ * each in its own pass with a builder of its own: a trade is of one (wallet, coin), so the trades are the
+ * same. The read is the projector's (ProjectionInputsRepository.fills) with the group's coins as one more
+ * condition. The builder's open trades are not written to closed_trade_open_states (no route reads them).
+ * The generated history has no funding payments.
  */
-async function projectClosedTrades(q: SqlRunner, lastBlock: number, progress: (m: string) => void): Promise<number> {
-  const inputs = new ProjectionInputsRepository();
+async function projectClosedTrades(q: SqlRunner, dataset: AnalyticsDataset, lastBlock: number, progress: (m: string) => void): Promise<number> {
   const repository = new ClosedTradesRepository();
-  const builder = new ClosedTradeBuilder();
-  let after = -1;
+  const groups = Array.from({ length: COIN_GROUPS }, (_, g) => dataset.coins.filter((c) => c.index % COIN_GROUPS === g).map((c) => c.coin));
   let [fills, inserted] = [0, 0];
   let lastFillTime: number | null = null;
-  while (after < lastBlock) {
-    const to = await inputs.windowEnd(q, after, lastBlock, PROJECTION_WINDOW);
-    const window = await inputs.fills(q, after, to);
-    const closed = [];
-    for (const fill of window) {
-      try {
-        closed.push(...builder.add(fill.address, fill));
-      } catch (error) {
-        // As the projector: a fill older than the last of its key is left out.
-        if (!(error instanceof RangeError)) throw error;
+  for (const coins of groups) {
+    const builder = new ClosedTradeBuilder();
+    for (let after = -1; after < lastBlock; after += PROJECTION_BLOCKS) {
+      const window = await groupFills(q, after, Math.min(lastBlock, after + PROJECTION_BLOCKS), coins);
+      const closed: ClosedTrade[] = [];
+      for (const fill of window) {
+        try {
+          closed.push(...builder.add(fill.address, fill));
+        } catch (error) {
+          // As the projector: a fill older than the last of its key is left out.
+          if (!(error instanceof RangeError)) throw error;
+        }
       }
+      for (let i = 0; i < closed.length; i += 10_000) inserted += await repository.insert(q, closed.slice(i, i + 10_000));
+      fills += window.length;
+      if (window.length > 0) lastFillTime = Math.max(lastFillTime ?? 0, window[window.length - 1]!.time);
     }
-    for (let i = 0; i < closed.length; i += 10_000) inserted += await repository.insert(q, closed.slice(i, i + 10_000));
-    fills += window.length;
-    after = to;
-    lastFillTime = window.length > 0 ? window[window.length - 1]!.time : lastFillTime;
     progress(`part 2: ${fills} fills projected, ${inserted} closed trades`);
   }
   // The projector's checkpoint: the builder routes take the newest projected fill as their "now".
@@ -191,6 +189,31 @@ async function projectClosedTrades(q: SqlRunner, lastBlock: number, progress: (m
   await checkpoints.lock(q, PROJECTION);
   await checkpoints.save(q, PROJECTION, { fillsBlock: lastBlock, fundingBlock: null, lastFillTime });
   return inserted;
+}
+
+/** ProjectionInputsRepository.fills of blocks (after, upTo], of the given coins only. */
+async function groupFills(q: SqlRunner, after: number, upTo: number, coins: string[]): Promise<ProjectedFill[]> {
+  const rows: Array<Record<string, string>> = await q.query(
+    `SELECT lower(address) AS address, coin, px::text AS px, sz::text AS sz, side, (extract(epoch FROM time) * 1000)::bigint AS time,
+            start_position::text AS start_position, closed_pnl::text AS closed_pnl, fee::text AS fee, tid, hash, oid
+     FROM fills WHERE block_number > $1 AND block_number <= $2 AND coin = ANY($3)
+     ORDER BY time, tid, address`,
+    [after, upTo, coins],
+  );
+  return rows.map((r) => ({
+    address: r.address!,
+    coin: r.coin!,
+    px: r.px!,
+    sz: r.sz!,
+    side: r.side as 'A' | 'B',
+    time: Number(r.time),
+    startPosition: r.start_position!,
+    closedPnl: r.closed_pnl!,
+    fee: r.fee!,
+    tid: Number(r.tid),
+    hash: r.hash!,
+    oid: Number(r.oid),
+  }));
 }
 
 /**

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { ensureAnalyticsDataset } from '../analytics/analytics-database.js';
+import { ensureAnalyticsDataset, sqlRunner } from '../analytics/analytics-database.js';
 import { ensurePart2, type Part2Info } from '../analytics/analytics-part2.js';
 import { AnalyticsDataset, analyticsSettings } from '../analytics/analytics-dataset.js';
 import { analyticsEndpoints, type Endpoint, type QueryInputs } from '../analytics/analytics-endpoints.js';
@@ -26,6 +26,11 @@ const WARM_UP_SECONDS = 2;
 const EXPORT_RUNS = 5;
 const PORT = 3921;
 const TARGET = { listP99Ms: 50, exportMs: 2_000, sqlRatio: 1.5 };
+/**
+ * A route (or its SQL) that takes longer than this on its own is timed once, not loaded at 16 connections:
+ * its requests would outlast the run by minutes, and what they left running would weigh on the next routes.
+ */
+const ALONE_LIMIT_MS = Number(process.env.BENCH_ANALYTICS_ALONE_LIMIT_MS ?? 1_500);
 const EXPORT_DIR = join(tmpdir(), 'tidewatch-bench-analytics-exports');
 /** `BENCH_ANALYTICS_ONLY=fills,positions?address`: only the endpoints whose name contains one of these, for a quick look. */
 const ONLY = process.env.BENCH_ANALYTICS_ONLY?.split(',').filter(Boolean);
@@ -76,8 +81,8 @@ async function queryInputs(part2: Part2Info | null, endMs: number): Promise<Quer
 const ms = (value: number): string => value.toFixed(1);
 const row = (endpoint: string, m: Measured | null, target: string, met: boolean | null, cpu?: CpuTimes) => ({
   endpoint,
-  'p50 ms': m ? ms(m.p50Ms) : '',
-  'p99 ms': m ? ms(m.p99Ms) : '',
+  'p50 ms': m ? `${ms(m.p50Ms)}${m.alone ? ' (1 request alone)' : ''}` : '',
+  'p99 ms': m ? (m.alone ? '' : ms(m.p99Ms)) : '',
   'req/s': m ? Math.round(m.requestsPerSecond) : '',
   target,
   'met?': met === null ? '' : met ? 'yes' : 'NO',
@@ -108,6 +113,18 @@ export async function analyticsBenchmark() {
       const options = { connections: CONNECTIONS, headers, redirects: endpoint.redirects };
       // An export's file is built by the first request; the load measures the route once it is (the build is timed below).
       if (endpoint.redirects) await fetch(`${origin}${endpoint.paths[0]}`, { headers, redirect: 'manual' });
+      if (!endpoint.redirects) {
+        const started = performance.now();
+        const response = await fetch(`${origin}${endpoint.paths[0]}`, { headers });
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`${endpoint.paths[0]}: ${response.status}`);
+        const alone = performance.now() - started;
+        if (alone > ALONE_LIMIT_MS) {
+          measured.set(endpoint, { requests: 1, requestsPerSecond: 1000 / alone, p50Ms: alone, p99Ms: alone, alone: true });
+          progress(`${endpoint.name}: ${ms(alone)} ms alone, over ${ALONE_LIMIT_MS} ms: not loaded`);
+          continue;
+        }
+      }
       await loadPaths(origin, endpoint.paths, { ...options, seconds: WARM_UP_SECONDS, warmUp: true });
       const before = cpuTimes(server.pid!, DATABASE);
       const result = await loadPaths(origin, endpoint.paths, { ...options, seconds: SECONDS });
@@ -132,6 +149,18 @@ export async function analyticsBenchmark() {
   const sqlClient = await startServer('analytics-sql.client.js', {});
   try {
     for (const endpoint of endpoints.filter((e) => e.sql)) {
+      if (measured.get(endpoint)!.alone) {
+        const client = new pg.Client({ connectionString: DATABASE_URL });
+        await client.connect();
+        const started = performance.now();
+        await endpoint.sql!(sqlRunner(client), 0).finally(() => client.end());
+        const alone = performance.now() - started;
+        const once = { requests: 1, requestsPerSecond: 1000 / alone, p50Ms: alone, p99Ms: alone, alone: true };
+        sql.set(endpoint, { measured: once, cpu: { apiMs: 0, postgresMs: 0, loadMs: 0 } });
+        sqlOtherCore.set(endpoint, { measured: once, cpu: { apiMs: 0, postgresMs: 0, loadMs: 0 } });
+        progress(`SQL of ${endpoint.name}, alone: ${ms(alone)} ms`);
+        continue;
+      }
       const request = { databaseUrl: DATABASE_URL, settings, inputs, bigCoin: inputs.bigCoin, endpoint: endpoint.name };
       const options = { concurrency: CONNECTIONS, seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS, cpuOf: DATABASE };
       const measuredOnApiCore = await sqlLoad(sqlClient, { ...request, options });
@@ -160,8 +189,9 @@ export async function analyticsBenchmark() {
     const throughput = e.requestsPerSecond / s.requestsPerSecond;
     const met = p50 <= TARGET.sqlRatio && throughput >= 1 / TARGET.sqlRatio;
     const other = sqlOtherCore.get(endpoint)!;
-    table.push(row("  its SQL, clients on the api's core", s, '', null, own.cpu));
+    table.push(row(s.alone ? '  its SQL, alone' : "  its SQL, clients on the api's core", s, '', null, s.alone ? undefined : own.cpu));
     table.push({ endpoint: '  endpoint / SQL: p50, req/s', 'p50 ms': `${p50.toFixed(2)}x`, 'p99 ms': '', 'req/s': `${throughput.toFixed(2)}x`, target: `within ${TARGET.sqlRatio}x`, 'met?': met ? 'yes' : 'NO' });
+    if (s.alone) continue;
     table.push(row('  its SQL, clients on the other core', other.measured, '', null, other.cpu));
     table.push({ endpoint: '  endpoint / SQL there: p50, req/s', 'p50 ms': `${(e.p50Ms / other.measured.p50Ms).toFixed(2)}x`, 'p99 ms': '', 'req/s': `${(e.requestsPerSecond / other.measured.requestsPerSecond).toFixed(2)}x` });
     ratios.push({
