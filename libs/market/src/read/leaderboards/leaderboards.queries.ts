@@ -13,11 +13,6 @@ export interface PnlLeaderboardQuery {
   limit: number;
 }
 
-/** All-time PnL at the newest history row at or before `now - hours`; a wallet first seen later has its first row. */
-const pnlAt = (alias: string, hours: number): string =>
-  `LEFT JOIN LATERAL (SELECT h.perp_pnl FROM wallet_pnl_history h WHERE h.address = w.address AND h.created_at <= n.t - interval '${hours} hours'
-                      ORDER BY h.created_at DESC LIMIT 1) ${alias} ON TRUE`;
-
 interface LeaderboardRow {
   total_count: number;
   sum_pnl: string;
@@ -46,7 +41,7 @@ interface LeaderboardRow {
 @Injectable()
 export class LeaderboardsQueries {
   /**
-   * Every known wallet with its PnL over the last 24 hours, 7 and 30 days before the latest state update
+   * Every known wallet with its PnL over the last 24 hours, 7 and 30 days before the latest state update (written by the state writer at each update: StateSnapshotsRepository.pnlPeriods)
    * (all-time PnL now minus the PnL then; a wallet first seen since then counts from its first recorded
    * PnL), ranked by `rankBy` descending (ties by address), and one page of them in the requested order
    * (ties by address ascending), with the count and the sum of `orderBy` over all of them. One row comes
@@ -58,16 +53,8 @@ export class LeaderboardsQueries {
     const rows: LeaderboardRow[] = await q.query(
       `WITH n AS (SELECT max(state_time) AS t FROM state_updates),
        pnl AS (
-         SELECT w.*, n.t AS now,
-                w.perp_pnl - coalesce(d.perp_pnl, f.perp_pnl, w.perp_pnl) AS pnl_day,
-                w.perp_pnl - coalesce(wk.perp_pnl, f.perp_pnl, w.perp_pnl) AS pnl_week,
-                w.perp_pnl - coalesce(m.perp_pnl, f.perp_pnl, w.perp_pnl) AS pnl_month,
-                w.perp_pnl AS pnl_all_time
-         FROM wallets w CROSS JOIN n
-         ${pnlAt('d', 24)}
-         ${pnlAt('wk', 7 * 24)}
-         ${pnlAt('m', 30 * 24)}
-         LEFT JOIN LATERAL (SELECT h.perp_pnl FROM wallet_pnl_history h WHERE h.address = w.address ORDER BY h.created_at LIMIT 1) f ON TRUE
+         SELECT w.*, n.t AS now, p.pnl_day, p.pnl_week, p.pnl_month, w.perp_pnl AS pnl_all_time
+         FROM wallets w CROSS JOIN n JOIN wallet_pnl_periods p ON p.address = w.address
        ),
        ranked AS (SELECT pnl.*, row_number() OVER (ORDER BY ${rankBy} DESC, address) AS rank FROM pnl)
        SELECT (SELECT count(*)::int FROM ranked) AS total_count,
