@@ -51,10 +51,12 @@ export class LeaderboardsQueries {
     const orderBy = PNL_COLUMN[query.orderBy];
     const rankBy = PNL_COLUMN[query.rankBy];
     const rows: LeaderboardRow[] = await q.query(
+      // Ranked on narrow rows (the four figures and the address), the page's wallets read afterwards: a rank
+      // over whole wallets rows sorted on disk.
       `WITH n AS (SELECT max(state_time) AS t FROM state_updates),
        pnl AS (
-         SELECT w.*, n.t AS now, p.pnl_day, p.pnl_week, p.pnl_month, w.perp_pnl AS pnl_all_time
-         FROM wallets w CROSS JOIN n JOIN wallet_pnl_periods p ON p.address = w.address
+         SELECT w.address, p.pnl_day, p.pnl_week, p.pnl_month, w.perp_pnl AS pnl_all_time
+         FROM wallets w JOIN wallet_pnl_periods p ON p.address = w.address
        ),
        ranked AS (SELECT pnl.*, row_number() OVER (ORDER BY ${rankBy} DESC, address) AS rank FROM pnl)
        SELECT (SELECT count(*)::int FROM ranked) AS total_count,
@@ -62,16 +64,16 @@ export class LeaderboardsQueries {
               page.*
        FROM (SELECT 1) one
        LEFT JOIN LATERAL (
-         SELECT r.address, ${epochMs('r.now')} - ${epochMs('r.earliest_activity_at')} AS age_ms,
-                trim_scale(r.total_equity)::text AS total_equity, trim_scale(r.perp_equity - r.sum_upnl)::text AS stable_value,
+         SELECT r.address, ${epochMs('n.t')} - ${epochMs('w.earliest_activity_at')} AS age_ms,
+                trim_scale(w.total_equity)::text AS total_equity, trim_scale(w.perp_equity - w.sum_upnl)::text AS stable_value,
                 (SELECT p.coin FROM positions p WHERE p.address = r.address AND p.close_time IS NULL ORDER BY p.value DESC, p.coin COLLATE "C" LIMIT 1) AS top_holding,
                 trim_scale(r.pnl_day)::text AS pnl_day, trim_scale(r.pnl_week)::text AS pnl_week, trim_scale(r.pnl_month)::text AS pnl_month,
                 trim_scale(r.pnl_all_time)::text AS pnl_all_time, r.rank,
-                r.x_user_id, r.display_name, r.emoji, r.verified, r.size_segment_id, r.pnl_segment_id, r.favorite_count,
-                ${epochMs('r.earliest_activity_at')} AS earliest_activity_at, trim_scale(r.perp_pnl)::text AS perp_pnl
-         FROM ranked r
+                w.x_user_id, w.display_name, w.emoji, w.verified, w.size_segment_id, w.pnl_segment_id, w.favorite_count,
+                ${epochMs('w.earliest_activity_at')} AS earliest_activity_at, trim_scale(w.perp_pnl)::text AS perp_pnl
+         FROM (SELECT * FROM ranked r ORDER BY r.${orderBy} ${query.descending ? 'DESC' : 'ASC'}, r.address OFFSET $1 LIMIT $2) r
+         JOIN wallets w ON w.address = r.address CROSS JOIN n
          ORDER BY r.${orderBy} ${query.descending ? 'DESC' : 'ASC'}, r.address
-         OFFSET $1 LIMIT $2
        ) page ON TRUE`,
       [query.offset, query.limit],
     );
