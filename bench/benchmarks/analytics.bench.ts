@@ -24,7 +24,8 @@ const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARM_UP_SECONDS = 2;
 const EXPORT_RUNS = 5;
-const PORT = 3921;
+/** The api's port; `BENCH_ANALYTICS_PORT` when another run's server holds the default. */
+const PORT = Number(process.env.BENCH_ANALYTICS_PORT ?? 3921);
 const TARGET = { listP99Ms: 50, exportMs: 2_000, sqlRatio: 1.5 };
 /**
  * A route (or its SQL) that takes longer than this on its own is timed once, not loaded at 16 connections:
