@@ -1,12 +1,26 @@
+import type { DataSource } from 'typeorm';
 import type { SqlRunner } from '#database';
 import {
+  BuildersQueries,
+  BuildersService,
+  CLOSED_TRADES_DEFAULT_LIMIT,
+  ClosedTradesQueries,
+  ClosedTradesSummaryQueries,
+  LEADERBOARD_DEFAULT_LIMIT,
+  LeaderboardsQueries,
   LIQUIDATION_FILLS_DEFAULT_LIMIT,
   LIQUIDATION_RISK_DEFAULT_LIMIT,
   LiquidationFillsQueries,
   LiquidationRiskQueries,
+  ORDER_SNAPSHOTS_DEFAULT_LIMIT,
+  OrderSnapshotsQueries,
+  PNL_FIELDS,
   PositionsQueries,
   SEGMENTS,
   SegmentSummaryQueries,
+  WALLET_ORDER_FIELDS,
+  WALLETS_DEFAULT_LIMIT,
+  WalletsQueries,
 } from '#market';
 import { type AnalyticsDataset, DAY_MS } from './analytics-dataset.js';
 
@@ -16,6 +30,13 @@ export interface QueryInputs {
   liquidationAddresses: string[];
   /** Wallets holding several open positions. */
   positionWallets: string[];
+  /** Part 2: the wallets with the most closed trades in the last 7 days of the history, and over all of it. */
+  closedTradeWallets?: string[];
+  busiestTradeWallets?: string[];
+  /** Part 2: the builders with the most fills. */
+  builders?: string[];
+  /** Part 2: the oldest order snapshot the routes still serve (30 days before the wall clock, or the oldest stored if newer). */
+  oldestSnapshotMs?: number;
 }
 
 export interface Endpoint {
@@ -28,6 +49,8 @@ export interface Endpoint {
   redirects?: boolean;
   /** The statement its queries class runs for each path, in the same order, for the SQL ratio. */
   sql?: (q: SqlRunner, i: number) => Promise<unknown>;
+  /** Which issue's routes: BENCH_ANALYTICS_ROUTES=part1|part2|all picks them. */
+  part: 1 | 2;
 }
 
 const API = '/api/external';
@@ -58,18 +81,20 @@ export function analyticsEndpoints(dataset: AnalyticsDataset, inputs: QueryInput
   const positions = new PositionsQueries();
   const iso = (ms: number) => new Date(ms).toISOString();
   return [
-    { name: 'fills/liquidation', paths: [`${API}/fills/liquidation`], list: true },
+    { name: 'fills/liquidation', paths: [`${API}/fills/liquidation`], list: true, part: 1 },
     {
       name: 'fills/liquidation?coin=BTC&start&end',
       paths: windows.map((w) => `${API}/fills/liquidation?coin=BTC&start=${iso(w.startMs)}&end=${iso(w.endMs)}`),
       list: true,
+      part: 1,
       sql: (q, i) => fills.list(q, { coin: 'BTC', ...windows[i % windows.length]!, limit: LIQUIDATION_FILLS_DEFAULT_LIMIT }),
     },
-    { name: 'fills/liquidation?address', paths: inputs.liquidationAddresses.map((a) => `${API}/fills/liquidation?address=${a}`), list: true },
+    { name: 'fills/liquidation?address', paths: inputs.liquidationAddresses.map((a) => `${API}/fills/liquidation?address=${a}`), list: true, part: 1 },
     {
       name: '{segmentId}/assets/liquidation-risk',
       paths: segments.map((s) => `${API}/${s.id}/assets/liquidation-risk`),
       list: true,
+      part: 1,
       sql: (q, i) => {
         const s = segments[i % segments.length]!;
         return risk.byCoin(q, { segmentId: s.id, offset: 0, limit: LIQUIDATION_RISK_DEFAULT_LIMIT });
@@ -79,26 +104,115 @@ export function analyticsEndpoints(dataset: AnalyticsDataset, inputs: QueryInput
       name: 'segments/{id}/summary',
       paths: segments.map((s) => `${API}/segments/${s.id}/summary`),
       list: false,
+      part: 1,
       sql: (q, i) => summaries.summary(q, segments[i % segments.length]!.id, 'all'),
     },
-    { name: 'position-metrics/coin/BTC/segment/4', paths: [`${API}/position-metrics/coin/BTC/segment/4`], list: true },
-    { name: 'position-metrics/coin/BTC', paths: [`${API}/position-metrics/coin/BTC`], list: false },
-    { name: 'position-metrics/general', paths: [`${API}/position-metrics/general`], list: true },
-    { name: 'positions/heatmap', paths: [`${API}/positions/heatmap`], list: false },
-    { name: 'positions', paths: [`${API}/positions`], list: true },
+    { name: 'position-metrics/coin/BTC/segment/4', paths: [`${API}/position-metrics/coin/BTC/segment/4`], list: true, part: 1 },
+    { name: 'position-metrics/coin/BTC', paths: [`${API}/position-metrics/coin/BTC`], list: false, part: 1 },
+    { name: 'position-metrics/general', paths: [`${API}/position-metrics/general`], list: true, part: 1 },
+    { name: 'positions/heatmap', paths: [`${API}/positions/heatmap`], list: false, part: 1 },
+    { name: 'positions', paths: [`${API}/positions`], list: true, part: 1 },
     {
       name: 'positions?address',
       paths: inputs.positionWallets.map((a) => `${API}/positions?address=${a}`),
       list: true,
+      part: 1,
       sql: (q, i) => {
         const end = Date.now();
         return positions.page(q, { start: end - POSITIONS_DEFAULT_WINDOW_MS, end, addresses: [inputs.positionWallets[i % inputs.positionWallets.length]!], limit: POSITIONS_DEFAULT_LIMIT });
       },
     },
-    { name: 'coin/BTC/open-positions/history', paths: [`${API}/coin/BTC/open-positions/history`], list: true },
-    { name: `exports/coins/${bigCoin}/liquidation-heatmap (built)`, paths: [`${API}/exports/coins/${bigCoin}/liquidation-heatmap`], list: false, redirects: true },
-    { name: 'exports/total-wallets-equity-chart-data (built)', paths: [`${API}/exports/total-wallets-equity-chart-data`], list: false, redirects: true },
-    { name: `exports/coins/${bigCoin}/position-breakdown-by-size (built)`, paths: [`${API}/exports/coins/${bigCoin}/position-breakdown-by-size`], list: false, redirects: true },
-    { name: `positions/open/coin/${bigCoin} (built)`, paths: [`${API}/positions/open/coin/${bigCoin}`], list: false, redirects: true },
+    { name: 'coin/BTC/open-positions/history', paths: [`${API}/coin/BTC/open-positions/history`], list: true, part: 1 },
+    { name: `exports/coins/${bigCoin}/liquidation-heatmap (built)`, paths: [`${API}/exports/coins/${bigCoin}/liquidation-heatmap`], list: false, redirects: true, part: 1 },
+    { name: 'exports/total-wallets-equity-chart-data (built)', paths: [`${API}/exports/total-wallets-equity-chart-data`], list: false, redirects: true, part: 1 },
+    { name: `exports/coins/${bigCoin}/position-breakdown-by-size (built)`, paths: [`${API}/exports/coins/${bigCoin}/position-breakdown-by-size`], list: false, redirects: true, part: 1 },
+    { name: `positions/open/coin/${bigCoin} (built)`, paths: [`${API}/positions/open/coin/${bigCoin}`], list: false, redirects: true, part: 1 },
+    ...part2Endpoints(dataset, inputs),
+  ];
+}
+
+/** The statements of `work` in one transaction at `isolation`, as the services' dataSource.transaction runs them. */
+async function inTransaction<T>(q: SqlRunner, isolation: string, work: (q: SqlRunner) => Promise<T>): Promise<T> {
+  await q.query(`BEGIN ISOLATION LEVEL ${isolation}`);
+  try {
+    const value = await work(q);
+    await q.query('COMMIT');
+    return value;
+  } catch (error) {
+    await q.query('ROLLBACK');
+    throw error;
+  }
+}
+
+/**
+ * The part-2 routes (issue 10): every list at its default page size, the heavy ones with their own SQL.
+ * Windows and snapshot times come from the loaded data (it ends at a fixed past time), not the wall clock.
+ */
+function part2Endpoints(dataset: AnalyticsDataset, inputs: QueryInputs): Endpoint[] {
+  const walletsQueries = new WalletsQueries();
+  const trades = new ClosedTradesQueries();
+  const summaries = new ClosedTradesSummaryQueries();
+  const leaderboards = new LeaderboardsQueries();
+  const orders = new OrderSnapshotsQueries();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const tradeWallets = inputs.closedTradeWallets ?? [];
+  const busiest = inputs.busiestTradeWallets ?? [];
+  const builders = inputs.builders ?? [];
+  const week = { startTime: dataset.settings.endMs - 7 * DAY_MS, endTime: dataset.settings.endMs };
+  // The builder profile's own statements: the service itself, on a data source whose transactions are this client's.
+  const profileOn = (q: SqlRunner) =>
+    new BuildersService({ transaction: (isolation: string, work: (q: SqlRunner) => Promise<unknown>) => inTransaction(q, isolation, work) } as unknown as DataSource, new BuildersQueries());
+  const wallets: Endpoint[] = WALLET_ORDER_FIELDS.map((field) => ({
+    name: `wallets?orderBy=${field}`,
+    paths: [`${API}/wallets?orderBy=${field}`],
+    list: true,
+    part: 2,
+    sql: (q) => inTransaction(q, 'REPEATABLE READ', (t) => walletsQueries.page(t, { orderBy: field, descending: true, offset: 0, limit: WALLETS_DEFAULT_LIMIT })),
+  }));
+  const snapshotPage = async (q: SqlRunner, ms: number | null) => {
+    const at = ms ?? Date.parse((await orders.latestSnapshot(q))!.snapshotTs);
+    return orders.openAt(q, at, {}, ORDER_SNAPSHOTS_DEFAULT_LIMIT, null);
+  };
+  const oldest = inputs.oldestSnapshotMs ?? 0;
+  return [
+    ...wallets,
+    { name: 'orders/5m-snapshots/latest', paths: [`${API}/orders/5m-snapshots/latest`], list: true, part: 2, sql: (q) => snapshotPage(q, null) },
+    { name: 'orders/5m-snapshots/{30 days back}', paths: [`${API}/orders/5m-snapshots/${iso(oldest)}`], list: true, part: 2, sql: (q) => snapshotPage(q, oldest) },
+    {
+      name: 'closed-trades?address (last 7 days of the history)',
+      paths: tradeWallets.map((a) => `${API}/closed-trades?address=${a}&startTime=${iso(week.startTime)}&endTime=${iso(week.endTime)}`),
+      list: true,
+      part: 2,
+      sql: (q, i) => trades.listByAddress(q, { address: tradeWallets[i % tradeWallets.length]!, ...week, limit: CLOSED_TRADES_DEFAULT_LIMIT }),
+    },
+    {
+      name: 'closed-trades/summary?interval=all',
+      paths: busiest.map((a) => `${API}/closed-trades/summary?address=${a}&interval=all`),
+      list: false,
+      part: 2,
+      sql: (q, i) => summaries.aggregate(q, busiest[i % busiest.length]!, { closedSince: null }),
+    },
+    {
+      name: 'leaderboards/all-pnl',
+      paths: PNL_FIELDS.map((f) => `${API}/leaderboards/all-pnl?order=desc&orderBy=${f}&rankBy=${f}`),
+      list: true,
+      part: 2,
+      sql: (q, i) => {
+        const field = PNL_FIELDS[i % PNL_FIELDS.length]!;
+        return inTransaction(q, 'REPEATABLE READ', async (t) => ({
+          page: await leaderboards.page(t, { orderBy: field, descending: true, rankBy: field, offset: 0, limit: LEADERBOARD_DEFAULT_LIMIT }),
+          assets: await leaderboards.assets(t),
+        }));
+      },
+    },
+    { name: 'hype/holders', paths: [`${API}/hype/holders`], list: true, part: 2 },
+    { name: 'builders/list/timeframe/{24h,7d,30d,all}', paths: ['24h', '7d', '30d', 'all'].map((t) => `${API}/builders/list/timeframe/${t}`), list: true, part: 2 },
+    {
+      name: 'builders/{builder}/profile',
+      paths: builders.map((b) => `${API}/builders/${b}/profile`),
+      list: false,
+      part: 2,
+      sql: (q, i) => profileOn(q).profile(builders[i % builders.length]!),
+    },
   ];
 }

@@ -14,6 +14,8 @@ export interface Measured {
   p99Ms: number;
   /** loadSql with `cpuOf`: CPU per call of this process (its clients) and of the database's backends. */
   cpu?: CpuTimes;
+  /** Timed as one request on its own, not under load (the analytics bench's ALONE_LIMIT_MS). */
+  alone?: boolean;
 }
 
 /**

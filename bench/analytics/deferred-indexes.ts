@@ -25,6 +25,8 @@ export async function deferIndexes(client: pg.ClientBase, tables: string[]): Pro
      JOIN pg_class t ON t.oid = x.indrelid
      LEFT JOIN pg_constraint con ON con.conindid = i.oid AND con.conrelid = t.oid AND con.contype IN ('p', 'u')
      WHERE t.relnamespace = 'public'::regnamespace AND t.relname = ANY($1)
+       -- A partition's share of its parent's index goes and comes back with the parent's.
+       AND NOT EXISTS (SELECT 1 FROM pg_inherits h WHERE h.inhrelid = i.oid)
      ORDER BY i.oid`,
     [tables],
   );

@@ -2,7 +2,8 @@ import { rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { ensureAnalyticsDataset } from '../analytics/analytics-database.js';
+import { ensureAnalyticsDataset, sqlRunner } from '../analytics/analytics-database.js';
+import { ensurePart2, type Part2Info } from '../analytics/analytics-part2.js';
 import { AnalyticsDataset, analyticsSettings } from '../analytics/analytics-dataset.js';
 import { analyticsEndpoints, type Endpoint, type QueryInputs } from '../analytics/analytics-endpoints.js';
 import { type ExportTiming, timeExport } from '../analytics/analytics-exports.js';
@@ -23,11 +24,23 @@ const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARM_UP_SECONDS = 2;
 const EXPORT_RUNS = 5;
-const PORT = 3921;
+/** The api's port; `BENCH_ANALYTICS_PORT` when another run's server holds the default. */
+const PORT = Number(process.env.BENCH_ANALYTICS_PORT ?? 3921);
 const TARGET = { listP99Ms: 50, exportMs: 2_000, sqlRatio: 1.5 };
+/**
+ * A route (or its SQL) that takes longer than this on its own is timed once, not loaded at 16 connections:
+ * its requests would outlast the run by minutes, and what they left running would weigh on the next routes.
+ */
+const ALONE_LIMIT_MS = Number(process.env.BENCH_ANALYTICS_ALONE_LIMIT_MS ?? 1_500);
 const EXPORT_DIR = join(tmpdir(), 'tidewatch-bench-analytics-exports');
 /** `BENCH_ANALYTICS_ONLY=fills,positions?address`: only the endpoints whose name contains one of these, for a quick look. */
 const ONLY = process.env.BENCH_ANALYTICS_ONLY?.split(',').filter(Boolean);
+/** `BENCH_ANALYTICS_ROUTES=part1|part2|all` (default all): issue 9's routes, issue 10's, or both; part 2's tables are loaded only when its routes run. */
+const ROUTES = process.env.BENCH_ANALYTICS_ROUTES ?? 'all';
+if (!['part1', 'part2', 'all'].includes(ROUTES)) throw new Error(`BENCH_ANALYTICS_ROUTES must be part1, part2 or all, got ${ROUTES}`);
+const PARTS = ROUTES === 'all' ? [1, 2] : [ROUTES === 'part1' ? 1 : 2];
+/** A snapshot time this far inside the routes' 30 days of the wall clock stays valid for a whole run. */
+const SNAPSHOT_MARGIN_MS = 3_600_000;
 
 const ENV = {
   DATABASE_URL,
@@ -39,7 +52,7 @@ const ENV = {
 };
 
 /** Wallets the address routes ask for, and the market with the most open positions, read from the loaded data. */
-async function queryInputs(): Promise<QueryInputs & { bigCoin: string }> {
+async function queryInputs(part2: Part2Info | null, endMs: number): Promise<QueryInputs & { bigCoin: string }> {
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
   try {
@@ -48,6 +61,18 @@ async function queryInputs(): Promise<QueryInputs & { bigCoin: string }> {
       liquidationAddresses: await column(`SELECT address AS v FROM fills WHERE liquidated_user IS NOT NULL GROUP BY address ORDER BY count(*) DESC, address LIMIT 8`),
       positionWallets: await column(`SELECT address AS v FROM wallets WHERE count_open_positions >= 3 ORDER BY address LIMIT 64`),
       bigCoin: (await column(`SELECT coin AS v FROM positions WHERE close_time IS NULL GROUP BY coin ORDER BY count(*) DESC LIMIT 1`))[0]!,
+      ...(part2 && {
+        closedTradeWallets: await column(
+          `SELECT address AS v FROM closed_trades WHERE close_time > '${new Date(endMs - 7 * 86_400_000).toISOString()}' GROUP BY address ORDER BY count(*) DESC, address LIMIT 8`,
+        ),
+        busiestTradeWallets: await column(`SELECT address AS v FROM closed_trades GROUP BY address ORDER BY count(*) DESC, address LIMIT 8`),
+        builders: await column(`SELECT builder AS v FROM builder_totals ORDER BY fills DESC, builder LIMIT 8`),
+        // The oldest snapshot a route still serves: 30 days before the wall clock (rounded up to the grid, with a margin) or the oldest stored.
+        oldestSnapshotMs: Math.max(
+          Number((await column(`SELECT (extract(epoch FROM min(snapshot_ts)) * 1000)::bigint::text AS v FROM open_order_snapshots`))[0]),
+          Math.ceil((Date.now() - 30 * 86_400_000 + SNAPSHOT_MARGIN_MS) / 300_000) * 300_000,
+        ),
+      }),
     };
   } finally {
     await client.end();
@@ -57,8 +82,8 @@ async function queryInputs(): Promise<QueryInputs & { bigCoin: string }> {
 const ms = (value: number): string => value.toFixed(1);
 const row = (endpoint: string, m: Measured | null, target: string, met: boolean | null, cpu?: CpuTimes) => ({
   endpoint,
-  'p50 ms': m ? ms(m.p50Ms) : '',
-  'p99 ms': m ? ms(m.p99Ms) : '',
+  'p50 ms': m ? `${ms(m.p50Ms)}${m.alone ? ' (1 request alone)' : ''}` : '',
+  'p99 ms': m ? (m.alone ? '' : ms(m.p99Ms)) : '',
   'req/s': m ? Math.round(m.requestsPerSecond) : '',
   target,
   'met?': met === null ? '' : met ? 'yes' : 'NO',
@@ -69,8 +94,11 @@ const row = (endpoint: string, m: Measured | null, target: string, met: boolean 
 export async function analyticsBenchmark() {
   const settings = analyticsSettings();
   const dataset = await ensureAnalyticsDataset(DATABASE_URL, settings, progress);
-  const inputs = await queryInputs();
-  const endpoints = analyticsEndpoints(new AnalyticsDataset(settings), inputs, inputs.bigCoin).filter((e) => !ONLY || ONLY.some((part) => e.name.includes(part)));
+  const part2 = PARTS.includes(2) ? await ensurePart2(DATABASE_URL, new AnalyticsDataset(settings), dataset, progress) : null;
+  const inputs = await queryInputs(part2, settings.endMs);
+  const endpoints = analyticsEndpoints(new AnalyticsDataset(settings), inputs, inputs.bigCoin)
+    .filter((e) => PARTS.includes(e.part))
+    .filter((e) => !ONLY || ONLY.some((part) => e.name.includes(part)));
   const token = await benchConsumerToken(ENV, 'bench-analytics');
   const headers = { authorization: `Bearer ${token}` };
   const origin = `http://127.0.0.1:${PORT}`;
@@ -86,6 +114,18 @@ export async function analyticsBenchmark() {
       const options = { connections: CONNECTIONS, headers, redirects: endpoint.redirects };
       // An export's file is built by the first request; the load measures the route once it is (the build is timed below).
       if (endpoint.redirects) await fetch(`${origin}${endpoint.paths[0]}`, { headers, redirect: 'manual' });
+      if (!endpoint.redirects) {
+        const started = performance.now();
+        const response = await fetch(`${origin}${endpoint.paths[0]}`, { headers });
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`${endpoint.paths[0]}: ${response.status}`);
+        const alone = performance.now() - started;
+        if (alone > ALONE_LIMIT_MS) {
+          measured.set(endpoint, { requests: 1, requestsPerSecond: 1000 / alone, p50Ms: alone, p99Ms: alone, alone: true });
+          progress(`${endpoint.name}: ${ms(alone)} ms alone, over ${ALONE_LIMIT_MS} ms: not loaded`);
+          continue;
+        }
+      }
       await loadPaths(origin, endpoint.paths, { ...options, seconds: WARM_UP_SECONDS, warmUp: true });
       const before = cpuTimes(server.pid!, DATABASE);
       const result = await loadPaths(origin, endpoint.paths, { ...options, seconds: SECONDS });
@@ -110,6 +150,18 @@ export async function analyticsBenchmark() {
   const sqlClient = await startServer('analytics-sql.client.js', {});
   try {
     for (const endpoint of endpoints.filter((e) => e.sql)) {
+      if (measured.get(endpoint)!.alone) {
+        const client = new pg.Client({ connectionString: DATABASE_URL });
+        await client.connect();
+        const started = performance.now();
+        await endpoint.sql!(sqlRunner(client), 0).finally(() => client.end());
+        const alone = performance.now() - started;
+        const once = { requests: 1, requestsPerSecond: 1000 / alone, p50Ms: alone, p99Ms: alone, alone: true };
+        sql.set(endpoint, { measured: once, cpu: { apiMs: 0, postgresMs: 0, loadMs: 0 } });
+        sqlOtherCore.set(endpoint, { measured: once, cpu: { apiMs: 0, postgresMs: 0, loadMs: 0 } });
+        progress(`SQL of ${endpoint.name}, alone: ${ms(alone)} ms`);
+        continue;
+      }
       const request = { databaseUrl: DATABASE_URL, settings, inputs, bigCoin: inputs.bigCoin, endpoint: endpoint.name };
       const options = { concurrency: CONNECTIONS, seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS, cpuOf: DATABASE };
       const measuredOnApiCore = await sqlLoad(sqlClient, { ...request, options });
@@ -138,8 +190,9 @@ export async function analyticsBenchmark() {
     const throughput = e.requestsPerSecond / s.requestsPerSecond;
     const met = p50 <= TARGET.sqlRatio && throughput >= 1 / TARGET.sqlRatio;
     const other = sqlOtherCore.get(endpoint)!;
-    table.push(row("  its SQL, clients on the api's core", s, '', null, own.cpu));
+    table.push(row(s.alone ? '  its SQL, alone' : "  its SQL, clients on the api's core", s, '', null, s.alone ? undefined : own.cpu));
     table.push({ endpoint: '  endpoint / SQL: p50, req/s', 'p50 ms': `${p50.toFixed(2)}x`, 'p99 ms': '', 'req/s': `${throughput.toFixed(2)}x`, target: `within ${TARGET.sqlRatio}x`, 'met?': met ? 'yes' : 'NO' });
+    if (s.alone) continue;
     table.push(row('  its SQL, clients on the other core', other.measured, '', null, other.cpu));
     table.push({ endpoint: '  endpoint / SQL there: p50, req/s', 'p50 ms': `${(e.p50Ms / other.measured.p50Ms).toFixed(2)}x`, 'p99 ms': '', 'req/s': `${(e.requestsPerSecond / other.measured.requestsPerSecond).toFixed(2)}x` });
     ratios.push({
@@ -163,11 +216,13 @@ export async function analyticsBenchmark() {
     });
   }
   table.push({ endpoint: `dataset load: ${dataset.loadSeconds.total} s${dataset.reused ? ' (an earlier run\'s, reused)' : ''}`, 'p50 ms': '', 'p99 ms': '', 'req/s': '', target: '', 'met?': '' });
+  if (part2) table.push({ endpoint: `dataset part 2 load: ${part2.loadSeconds.total} s${part2.reused ? ' (an earlier run\'s, reused)' : ''}`, 'p50 ms': '', 'p99 ms': '', 'req/s': '', target: '', 'met?': '' });
 
   return {
     name: 'analytics',
-    settings: { ...settings, connections: CONNECTIONS, secondsPerRun: SECONDS, warmUpSeconds: WARM_UP_SECONDS, exportRuns: EXPORT_RUNS, inputs },
+    settings: { ...settings, routes: ROUTES, connections: CONNECTIONS, secondsPerRun: SECONDS, warmUpSeconds: WARM_UP_SECONDS, exportRuns: EXPORT_RUNS, inputs },
     dataset,
+    datasetPart2: part2,
     loadAverage,
     endpoints: endpoints.map((e) => ({ name: e.name, paths: e.paths, list: e.list, ...measured.get(e)!, cpuPerRequest: cpu.get(e) })),
     sqlRatios: ratios,

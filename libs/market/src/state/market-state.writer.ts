@@ -90,6 +90,8 @@ export class MarketStateWriter {
       result.holderChanges = await timed('holders', () => this.snapshots.holderChanges(q, stateTime));
       await timed('pnl', () => this.snapshots.pnlChanges(q, stateTime));
       result.newWallets = (await timed('wallets', () => this.wallets.upsert(q, stateTime))).created;
+      await timed('wallet rankings', () => this.wallets.writeRankings(q, stateTime));
+      await timed('pnl periods', () => this.snapshots.pnlPeriods(q, stateTime));
       result.closedPositions = await timed('close', () => this.positions.closeGone(q, stateTime));
       await timed('update', () => this.positions.updateOpen(q, stateTime));
       result.openedPositions = await timed('open', () => this.positions.openNew(q, stateTime));

@@ -1,4 +1,5 @@
 import { segmentCaseSql } from './segment-sql.js';
+import { rankingOrder, WALLET_RANKING_CHUNK, WALLET_RANKINGS } from './wallet-rankings.js';
 import { type SqlRunner } from '#database';
 
 /**
@@ -92,5 +93,28 @@ export class WalletStateRepository {
       [stateTime],
     );
     return { created: created[0]!.n, updated: updated[0]!.n };
+  }
+
+  /**
+   * The wallets list's rankings (wallet-rankings.ts) of the wallets as this update left them, replacing
+   * the previous update's, and the number of wallets the unfiltered list counts. Run after `upsert`, in
+   * the update's transaction: a reader's snapshot sees the rankings of the wallets it sees.
+   */
+  async writeRankings(q: SqlRunner, stateTime: string): Promise<void> {
+    await q.query(`DELETE FROM wallet_rankings`);
+    for (const ranking of WALLET_RANKINGS) {
+      await q.query(
+        `INSERT INTO wallet_rankings (ranking, chunk, addresses)
+         SELECT $1, (position - 1) / ${WALLET_RANKING_CHUNK}, array_agg(address ORDER BY position)
+         FROM (SELECT address, row_number() OVER (ORDER BY ${rankingOrder(ranking)}) AS position FROM wallets) r
+         GROUP BY 2`,
+        [ranking.name],
+      );
+    }
+    await q.query(
+      `INSERT INTO wallet_rankings_status (id, state_time, wallets) SELECT 1, $1, count(*) FROM wallets
+       ON CONFLICT (id) DO UPDATE SET state_time = EXCLUDED.state_time, wallets = EXCLUDED.wallets`,
+      [stateTime],
+    );
   }
 }

@@ -72,6 +72,7 @@ export class HoldersQueries {
    * number of holders. One row comes back even for an empty page, so the count is always read.
    */
   async page(q: SqlRunner, query: HoldersQuery): Promise<{ totalCount: number; rows: HolderRecord[] }> {
+    const pageOrder = `r.${HOLDER_COLUMN[query.orderBy]} ${query.descending ? 'DESC' : 'ASC'}, r.address`;
     const rows: Row[] = await q.query(
       `WITH n AS (SELECT max(state_time) AS t FROM state_updates),
        holders AS (
@@ -90,11 +91,11 @@ export class HoldersQueries {
                 ${txt('r.total_amount')} AS total_amount, ${txt('r.total_amount_usd')} AS total_amount_usd, r.rank,
                 ${txt('round(r.total_amount * 100 / $3::numeric, 8)')} AS percent_of_supply,
                 ${historyColumns('d')}, ${historyColumns('wk')}
-         FROM ranked r CROSS JOIN n
+         -- The page first, then its rows' history: looked up for every holder, the history cost a minute on 90,000 holders.
+         FROM (SELECT * FROM ranked r ORDER BY ${pageOrder} OFFSET $1 LIMIT $2) r CROSS JOIN n
          ${historyAt('d', 24)}
          ${historyAt('wk', 7 * 24)}
-         ORDER BY r.${HOLDER_COLUMN[query.orderBy]} ${query.descending ? 'DESC' : 'ASC'}, r.address
-         OFFSET $1 LIMIT $2
+         ORDER BY ${pageOrder}
        ) page ON TRUE`,
       [query.offset, query.limit, query.circulatingSupply],
     );

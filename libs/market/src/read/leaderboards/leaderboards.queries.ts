@@ -13,11 +13,6 @@ export interface PnlLeaderboardQuery {
   limit: number;
 }
 
-/** All-time PnL at the newest history row at or before `now - hours`; a wallet first seen later has its first row. */
-const pnlAt = (alias: string, hours: number): string =>
-  `LEFT JOIN LATERAL (SELECT h.perp_pnl FROM wallet_pnl_history h WHERE h.address = w.address AND h.created_at <= n.t - interval '${hours} hours'
-                      ORDER BY h.created_at DESC LIMIT 1) ${alias} ON TRUE`;
-
 interface LeaderboardRow {
   total_count: number;
   sum_pnl: string;
@@ -46,7 +41,7 @@ interface LeaderboardRow {
 @Injectable()
 export class LeaderboardsQueries {
   /**
-   * Every known wallet with its PnL over the last 24 hours, 7 and 30 days before the latest state update
+   * Every known wallet with its PnL over the last 24 hours, 7 and 30 days before the latest state update (written by the state writer at each update: StateSnapshotsRepository.pnlPeriods)
    * (all-time PnL now minus the PnL then; a wallet first seen since then counts from its first recorded
    * PnL), ranked by `rankBy` descending (ties by address), and one page of them in the requested order
    * (ties by address ascending), with the count and the sum of `orderBy` over all of them. One row comes
@@ -56,18 +51,12 @@ export class LeaderboardsQueries {
     const orderBy = PNL_COLUMN[query.orderBy];
     const rankBy = PNL_COLUMN[query.rankBy];
     const rows: LeaderboardRow[] = await q.query(
+      // Ranked on narrow rows (the four figures and the address), the page's wallets read afterwards: a rank
+      // over whole wallets rows sorted on disk.
       `WITH n AS (SELECT max(state_time) AS t FROM state_updates),
        pnl AS (
-         SELECT w.*, n.t AS now,
-                w.perp_pnl - coalesce(d.perp_pnl, f.perp_pnl, w.perp_pnl) AS pnl_day,
-                w.perp_pnl - coalesce(wk.perp_pnl, f.perp_pnl, w.perp_pnl) AS pnl_week,
-                w.perp_pnl - coalesce(m.perp_pnl, f.perp_pnl, w.perp_pnl) AS pnl_month,
-                w.perp_pnl AS pnl_all_time
-         FROM wallets w CROSS JOIN n
-         ${pnlAt('d', 24)}
-         ${pnlAt('wk', 7 * 24)}
-         ${pnlAt('m', 30 * 24)}
-         LEFT JOIN LATERAL (SELECT h.perp_pnl FROM wallet_pnl_history h WHERE h.address = w.address ORDER BY h.created_at LIMIT 1) f ON TRUE
+         SELECT w.address, p.pnl_day, p.pnl_week, p.pnl_month, w.perp_pnl AS pnl_all_time
+         FROM wallets w JOIN wallet_pnl_periods p ON p.address = w.address
        ),
        ranked AS (SELECT pnl.*, row_number() OVER (ORDER BY ${rankBy} DESC, address) AS rank FROM pnl)
        SELECT (SELECT count(*)::int FROM ranked) AS total_count,
@@ -75,16 +64,16 @@ export class LeaderboardsQueries {
               page.*
        FROM (SELECT 1) one
        LEFT JOIN LATERAL (
-         SELECT r.address, ${epochMs('r.now')} - ${epochMs('r.earliest_activity_at')} AS age_ms,
-                trim_scale(r.total_equity)::text AS total_equity, trim_scale(r.perp_equity - r.sum_upnl)::text AS stable_value,
+         SELECT r.address, ${epochMs('n.t')} - ${epochMs('w.earliest_activity_at')} AS age_ms,
+                trim_scale(w.total_equity)::text AS total_equity, trim_scale(w.perp_equity - w.sum_upnl)::text AS stable_value,
                 (SELECT p.coin FROM positions p WHERE p.address = r.address AND p.close_time IS NULL ORDER BY p.value DESC, p.coin COLLATE "C" LIMIT 1) AS top_holding,
                 trim_scale(r.pnl_day)::text AS pnl_day, trim_scale(r.pnl_week)::text AS pnl_week, trim_scale(r.pnl_month)::text AS pnl_month,
                 trim_scale(r.pnl_all_time)::text AS pnl_all_time, r.rank,
-                r.x_user_id, r.display_name, r.emoji, r.verified, r.size_segment_id, r.pnl_segment_id, r.favorite_count,
-                ${epochMs('r.earliest_activity_at')} AS earliest_activity_at, trim_scale(r.perp_pnl)::text AS perp_pnl
-         FROM ranked r
+                w.x_user_id, w.display_name, w.emoji, w.verified, w.size_segment_id, w.pnl_segment_id, w.favorite_count,
+                ${epochMs('w.earliest_activity_at')} AS earliest_activity_at, trim_scale(w.perp_pnl)::text AS perp_pnl
+         FROM (SELECT * FROM ranked r ORDER BY r.${orderBy} ${query.descending ? 'DESC' : 'ASC'}, r.address OFFSET $1 LIMIT $2) r
+         JOIN wallets w ON w.address = r.address CROSS JOIN n
          ORDER BY r.${orderBy} ${query.descending ? 'DESC' : 'ASC'}, r.address
-         OFFSET $1 LIMIT $2
        ) page ON TRUE`,
       [query.offset, query.limit],
     );

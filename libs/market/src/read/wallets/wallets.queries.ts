@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { epochMs, ListQuery, type SqlRunner } from '#database';
+import { rankedRange, WALLET_RANKING_CHUNK } from '../../state/wallet-rankings.js';
 import type { WalletOrderField } from './wallets.types.js';
 
 /** A wallets row as a profile reads it: decimals exact text (trim_scale: the digits big.js would give), times epoch ms. */
@@ -127,18 +128,34 @@ function orderBy(field: WalletOrderField, descending: boolean): string {
 @Injectable()
 export class WalletsQueries {
   /**
-   * One offset page of the wallets matching the filters, with their number. The page sorts only the
-   * addresses (a top-N sort of narrow rows, or an index walk for address, age and position count) and
-   * then reads the profiles of those at most `limit` rows. Run both in one snapshot (a repeatable-read
-   * transaction) so the count and the page agree.
+   * One offset page of the wallets matching the filters, with their number. Without filters the number
+   * is the rankings' (written with the wallets at each state update) and a page sorted by a ranked column
+   * is a range of its ranking (wallet-rankings.ts). Otherwise the page sorts only the addresses (a top-N
+   * sort of narrow rows, or an index walk for address, age and position count) and then reads the
+   * profiles of those at most `limit` rows. Run both in one snapshot (a repeatable-read transaction) so
+   * the count and the page agree.
    */
   async page(q: SqlRunner, query: WalletsQuery): Promise<{ totalCount: number; records: WalletProfileRecord[] }> {
+    const unfiltered = query.address === undefined && query.segmentIds === undefined && query.hasOpenPositions === undefined;
+    // No rankings yet (a database the state writer has not updated since they exist): every page is sorted here.
+    const status: Array<{ wallets: number }> = unfiltered ? await q.query(`SELECT wallets FROM wallet_rankings_status`) : [];
+    if (status.length > 0) {
+      const n = status[0]!.wallets;
+      if (query.offset >= n) return { totalCount: n, records: [] };
+      const range = rankedRange(ORDER_COLUMN[query.orderBy].column, query.descending, query.offset, query.limit, n);
+      if (range) return { totalCount: n, records: await this.rankedPage(q, range) };
+      return { totalCount: n, records: await this.sortedPage(q, new ListQuery(), query) };
+    }
     const list = new ListQuery().whereDefined('w.address = ?', query.address);
     if (query.segmentIds) list.where('w.size_segment_id = ANY(?::smallint[]) OR w.pnl_segment_id = ANY(?::smallint[])', query.segmentIds, query.segmentIds);
     if (query.hasOpenPositions !== undefined) list.where(query.hasOpenPositions ? 'w.count_open_positions > 0' : 'w.count_open_positions = 0');
     const [{ n }]: Array<{ n: number }> = await q.query(`SELECT count(*)::int AS n FROM wallets w WHERE ${list.condition}`, [...list.params]);
     // Past the last wallet the page is empty: no sort for it.
     if (query.offset >= n) return { totalCount: n, records: [] };
+    return { totalCount: n, records: await this.sortedPage(q, list, query) };
+  }
+
+  private async sortedPage(q: SqlRunner, list: ListQuery, query: WalletsQuery): Promise<WalletProfileRecord[]> {
     const order = orderBy(query.orderBy, query.descending);
     const rows: WalletProfileRow[] = await q.query(
       `SELECT ${WALLET_PROFILE_COLUMNS}
@@ -147,7 +164,21 @@ export class WalletsQueries {
        ORDER BY ${order}`,
       list.params,
     );
-    return { totalCount: n, records: rows.map(toWalletProfileRecord) };
+    return rows.map(toWalletProfileRecord);
+  }
+
+  /** Positions first..last of a ranking (1-based), in order or backwards: the chunks holding them, their addresses, those wallets. */
+  private async rankedPage(q: SqlRunner, range: { ranking: string; first: number; last: number; backwards: boolean }): Promise<WalletProfileRecord[]> {
+    const rows: WalletProfileRow[] = await q.query(
+      `SELECT ${WALLET_PROFILE_COLUMNS}
+       FROM wallet_rankings r
+       CROSS JOIN LATERAL unnest(r.addresses) WITH ORDINALITY AS a(address, i)
+       JOIN wallets w ON w.address = a.address
+       WHERE r.ranking = $1 AND r.chunk BETWEEN $2 AND $3 AND r.chunk * ${WALLET_RANKING_CHUNK} + a.i BETWEEN $4 AND $5
+       ORDER BY r.chunk * ${WALLET_RANKING_CHUNK} + a.i ${range.backwards ? 'DESC' : 'ASC'}`,
+      [range.ranking, Math.floor((range.first - 1) / WALLET_RANKING_CHUNK), Math.floor((range.last - 1) / WALLET_RANKING_CHUNK), range.first, range.last],
+    );
+    return rows.map(toWalletProfileRecord);
   }
 
   /** One wallet by its lower-case address; null when the service has not seen it. */
