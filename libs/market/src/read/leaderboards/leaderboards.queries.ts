@@ -41,11 +41,12 @@ interface LeaderboardRow {
 @Injectable()
 export class LeaderboardsQueries {
   /**
-   * Every known wallet with its PnL over the last 24 hours, 7 and 30 days before the latest state update (written by the state writer at each update: StateSnapshotsRepository.pnlPeriods)
+   * Every known wallet with its PnL over the last 24 hours, 7 and 30 days before the latest state update
    * (all-time PnL now minus the PnL then; a wallet first seen since then counts from its first recorded
-   * PnL), ranked by `rankBy` descending (ties by address), and one page of them in the requested order
-   * (ties by address ascending), with the count and the sum of `orderBy` over all of them. One row comes
-   * back even for an empty page, so the count is always read.
+   * PnL; the state writer keeps these in wallet_pnl_periods, StateSnapshotsRepository.pnlPeriods), ranked
+   * by `rankBy` descending (ties by address), and one page of them in the requested order (ties by
+   * address ascending), with the count and the sum of `orderBy` over all of them. One row comes back even
+   * for an empty page, so the count is always read.
    */
   async page(q: SqlRunner, query: PnlLeaderboardQuery): Promise<Omit<PnlLeaderboardRecords, 'assets'>> {
     const orderBy = PNL_COLUMN[query.orderBy];
