@@ -5,7 +5,9 @@ import { ApiAccessGuard, ApiAuthModule } from '#auth';
 import { DatabaseModule } from '#database';
 import { MarketReadModule } from '#market';
 import { RuntimeModule } from '#runtime';
+import { AppConfig } from '#config';
 import { RequestObserver } from './http/request-observer.js';
+import { ReadCache } from './http/read-cache/read-cache.js';
 import { BuildersController } from './builders/builders.controller.js';
 import { HoldersController } from './holders/holders.controller.js';
 import { LeaderboardsController } from './leaderboards/leaderboards.controller.js';
@@ -36,6 +38,10 @@ import { WebhookEndpointsController } from './alerts/webhook-endpoints.controlle
 @Module({
   imports: [RuntimeModule.forApp('api'), DatabaseModule, ApiAuthModule, MarketReadModule, AlertsManagementModule],
   controllers: [LiquidationFillsController, LiquidationRiskController, ExportsController, ExportFilesController, SegmentsController, SegmentSummaryController, PositionsHeatmapController, PositionsController, OpenPositionsHistoryController, StateStatusController, BuildersController, LeaderboardsController, HoldersController, PositionMetricsController, UsageController, OrderSnapshotsController, ClosedTradesController, WalletsController, FavoritesController, AccountWalletController, AccountSegmentSummaryController, WebhookEndpointsController, WebhookDeliveriesController, AlertRulesController, HealthController, MetricsController],
-  providers: [RequestObserver, { provide: APP_GUARD, useExisting: ApiAccessGuard }],
+  providers: [
+    RequestObserver,
+    { provide: APP_GUARD, useExisting: ApiAccessGuard },
+    { provide: ReadCache, inject: [AppConfig], useFactory: (config: AppConfig) => new ReadCache(config.READ_CACHE_MB * 1024 * 1024) },
+  ],
 })
 export class ApiModule {}

@@ -127,6 +127,16 @@ export class AppConfig {
   @Max(60_000)
   WEBHOOK_TIMEOUT_MS = 15_000;
 
+  /**
+   * The api's cache of rendered analytics answers, in MB per api process (0: off). An answer is reused
+   * only while the data it was read from is unchanged (docs/architecture.md, "The read cache").
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65_536)
+  READ_CACHE_MB = 256;
+
   /** Where export downloads are kept: `local` (EXPORT_DIR, served by the api at signed paths) or `s3` (any S3-compatible store). */
   @IsIn(['local', 's3'])
   EXPORT_STORE: 'local' | 's3' = 'local';

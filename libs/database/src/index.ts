@@ -2,3 +2,4 @@ export * from './data-source.js';
 export * from './database.module.js';
 export * from './sql/index.js';
 export * from './writer-steps.js';
+export * from './read-versions/read-versions.repository.js';

@@ -1,6 +1,7 @@
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
+import { ReadVersionsRepository } from '#database';
 import { BuilderActivityRepository } from './builders/builder-activity.repository.js';
 import { ExchangeVolumeRepository } from './builders/exchange-volume.repository.js';
 import { ClosedTradesRepository } from './closed-trades/closed-trades.repository.js';
@@ -56,6 +57,7 @@ const REPOSITORIES = [
   ClosedTradesRepository,
   BuilderActivityRepository,
   ExchangeVolumeRepository,
+  ReadVersionsRepository,
 ];
 
 const WRITERS = [

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTag
 import { SegmentSummaryService } from '#market';
 import { SegmentSummaryDto, SegmentSummaryParamsDto, SegmentSummaryQueryDto } from '../cohorts/cohorts.dto.js';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
+import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 
 // The custom-dashboard flow's path of the cohort summary: the same service, parameters and body.
 @ApiTags('Account')
@@ -13,6 +14,7 @@ export class AccountSegmentSummaryController {
   constructor(private readonly summaries: SegmentSummaryService) {}
 
   @Get(':segmentId/summary')
+  @CachedRead()
   @ApiOperation({
     summary: "A cohort's currently open perp positions (the dashboard's path)",
     description: 'The same summary, parameters and body as GET /api/external/segments/{segmentId}/summary.',

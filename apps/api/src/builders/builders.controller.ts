@@ -4,6 +4,7 @@ import { BuildersService } from '#market';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
 import { NoQueryDto } from '../http/no-query.dto.js';
 import { BuilderProfileDto, BuilderProfileParamsDto, BuildersListParamsDto, BuildersListResponseDto } from './builders.dto.js';
+import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 
 @ApiTags('Builders')
 @ApiBearerAuth()
@@ -13,6 +14,7 @@ export class BuildersController {
   constructor(private readonly builders: BuildersService) {}
 
   @Get('list/timeframe/:timeframe')
+  @CachedRead()
   @ApiOperation({
     summary: 'Builders (third-party front-ends) by revenue over a timeframe',
     description:
@@ -26,6 +28,7 @@ export class BuildersController {
   }
 
   @Get(':builder/profile')
+  @CachedRead()
   @ApiOperation({
     summary: "A builder's profile: revenue, fee, milestones, activity series and distributions",
     description:

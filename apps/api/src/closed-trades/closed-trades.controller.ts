@@ -4,6 +4,7 @@ import { ClosedTradesService, ClosedTradesSummaryService } from '#market';
 import { ApiStandardErrors } from '../http/error-responses.dto.js';
 import { SuccessEnvelope } from '../http/success-envelope.interceptor.js';
 import { ClosedTradesPageDto, ClosedTradesQueryDto, ClosedTradesSummaryQueryDto, ClosedTradesSummaryResponseDto } from './closed-trades.dto.js';
+import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 
 @ApiTags('Closed trades')
 @ApiBearerAuth()
@@ -16,6 +17,7 @@ export class ClosedTradesController {
   ) {}
 
   @Get()
+  @CachedRead({ wallClock: true })
   @ApiOperation({
     summary: "A wallet's closed trades, newest close time first",
     description:
@@ -28,6 +30,7 @@ export class ClosedTradesController {
   }
 
   @Get('summary')
+  @CachedRead({ wallClock: true })
   @SuccessEnvelope()
   @ApiOperation({
     summary: "A wallet's closed-trade summary, overall and per coin",

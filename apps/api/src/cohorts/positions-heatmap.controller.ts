@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { PositionsHeatmapService } from '#market';
 import { ApiStandardErrors } from '../http/error-responses.dto.js';
 import { PositionsHeatmapDto, PositionsHeatmapQueryDto } from './cohorts.dto.js';
+import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 
 @ApiTags('Positions')
 @ApiBearerAuth()
@@ -12,6 +13,7 @@ export class PositionsHeatmapController {
   constructor(private readonly heatmaps: PositionsHeatmapService) {}
 
   @Get('heatmap')
+  @CachedRead()
   @ApiOperation({
     summary: 'Open positions per coin and cohort, as of the latest state update',
     description:

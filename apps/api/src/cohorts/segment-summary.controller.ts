@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTag
 import { SegmentSummaryService } from '#market';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
 import { SegmentSummaryDto, SegmentSummaryParamsDto, SegmentSummaryQueryDto } from './cohorts.dto.js';
+import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 
 // Shares its path prefix with SegmentsController (which owns `GET /`): Nest merges the two.
 @ApiTags('Cohorts')
@@ -13,6 +14,7 @@ export class SegmentSummaryController {
   constructor(private readonly summaries: SegmentSummaryService) {}
 
   @Get(':segmentId/summary')
+  @CachedRead()
   @ApiOperation({
     summary: "A cohort's currently open perp positions",
     description:

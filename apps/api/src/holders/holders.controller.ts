@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { HoldersService } from '#market';
 import { ApiStandardErrors } from '../http/error-responses.dto.js';
 import { HoldersQueryDto, HoldersResponseDto } from './holders.dto.js';
+import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 
 @ApiTags('Holders')
 @ApiBearerAuth()
@@ -12,6 +13,7 @@ export class HoldersController {
   constructor(private readonly holders: HoldersService) {}
 
   @Get()
+  @CachedRead()
   @ApiOperation({
     summary: 'Holders of HYPE, the exchange token',
     description:

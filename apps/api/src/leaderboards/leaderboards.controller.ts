@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { LeaderboardsService } from '#market';
 import { ApiStandardErrors } from '../http/error-responses.dto.js';
 import { PnlLeaderboardQueryDto, PnlLeaderboardResponseDto } from './leaderboards.dto.js';
+import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 
 @ApiTags('Leaderboards')
 @ApiBearerAuth()
@@ -12,6 +13,7 @@ export class LeaderboardsController {
   constructor(private readonly leaderboards: LeaderboardsService) {}
 
   @Get('all-pnl')
+  @CachedRead()
   @ApiOperation({
     summary: 'Every known wallet by day, week, month or all-time perp PnL',
     description:

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTag
 import { LiquidationFillsService } from '#market';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
 import { LiquidationFillsQueryDto, LiquidationFillsResponseDto } from './liquidations.dto.js';
+import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 
 @ApiTags('Liquidations')
 @ApiBearerAuth()
@@ -12,6 +13,7 @@ export class LiquidationFillsController {
   constructor(private readonly fills: LiquidationFillsService) {}
 
   @Get('liquidation')
+  @CachedRead()
   @ApiOperation({
     summary: 'Raw liquidation fills, newest first',
     description:

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTag
 import { LiquidationRiskService } from '#market';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
 import { LiquidationRiskParamsDto, LiquidationRiskQueryDto, LiquidationRiskResponseDto } from './liquidations.dto.js';
+import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 
 @ApiTags('Liquidations')
 @ApiBearerAuth()
@@ -12,6 +13,7 @@ export class LiquidationRiskController {
   constructor(private readonly risk: LiquidationRiskService) {}
 
   @Get(':segmentId/assets/liquidation-risk')
+  @CachedRead()
   @ApiOperation({
     summary: "Liquidation risk by coin of a cohort's open positions",
     description:

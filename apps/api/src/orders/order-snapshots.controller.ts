@@ -4,6 +4,7 @@ import { OrderSnapshotPagesService } from '#market';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
 import { NoQueryDto } from '../http/no-query.dto.js';
 import { OrderSnapshotPageDto, OrderSnapshotQueryDto, SnapshotTimeParamsDto } from './order-snapshots.dto.js';
+import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 
 const PAGE_RULES =
   'Every order open at the snapshot time, whenever it was placed, by address then oid. Filters combine with AND; `start` and `end` are on the ' +
@@ -18,6 +19,7 @@ export class OrderSnapshotsController {
   constructor(private readonly snapshots: OrderSnapshotPagesService) {}
 
   @Get('latest-snapshot-timestamp')
+  @CachedRead()
   // Express sends a returned string as text/html: the contract's body is a JSON string.
   @Header('Content-Type', 'application/json; charset=utf-8')
   @ApiOperation({ summary: 'The time of the newest open-order snapshot', description: 'A JSON string, ISO 8601 with milliseconds. Use it to see a new snapshot before fetching `/latest`.' })
@@ -28,6 +30,7 @@ export class OrderSnapshotsController {
   }
 
   @Get('latest')
+  @CachedRead()
   @ApiOperation({ summary: 'The open orders of the newest 5-minute snapshot', description: PAGE_RULES })
   @ApiOkResponse({ type: OrderSnapshotPageDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No snapshot has been taken yet, or an unknown coin' })
@@ -36,6 +39,7 @@ export class OrderSnapshotsController {
   }
 
   @Get(':snapshotTime')
+  @CachedRead({ wallClock: true })
   @ApiOperation({ summary: 'The open orders of the 5-minute snapshot at snapshotTime', description: PAGE_RULES })
   @ApiOkResponse({ type: OrderSnapshotPageDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No snapshot was taken at that time, or an unknown coin' })

@@ -2,6 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CohortMetricsService, MarketMetricsService } from '#market';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
+import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 import {
   CoinCohortSeriesDto,
   CoinParamsDto,
@@ -24,6 +25,7 @@ export class PositionMetricsController {
   ) {}
 
   @Get('general')
+  @CachedRead({ wallClock: true })
   @ApiOperation({
     summary: 'Market-wide snapshots, newest first',
     description: 'One snapshot per exchange state update (about every 15 to 20 minutes). `start` and `end` are inclusive; `end` defaults to now.',
@@ -34,6 +36,7 @@ export class PositionMetricsController {
   }
 
   @Get('coin/:coin/segment/:segment')
+  @CachedRead()
   @ApiOperation({
     summary: "One cohort's position snapshots of a coin, newest first",
     description:
@@ -47,6 +50,7 @@ export class PositionMetricsController {
   }
 
   @Get('coin/:coin')
+  @CachedRead()
   @ApiOperation({
     summary: "Every cohort's position series of a coin, about every 12 hours",
     description:

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPar
 import { OpenPositionsHistoryService } from '#market';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
 import { OpenPositionsHistoryQueryDto, OpenPositionsHistoryResponseDto } from './positions.dto.js';
+import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 
 @ApiTags('Positions')
 @ApiBearerAuth()
@@ -12,6 +13,7 @@ export class OpenPositionsHistoryController {
   constructor(private readonly history: OpenPositionsHistoryService) {}
 
   @Get(':coin/open-positions/history')
+  @CachedRead()
   @ApiOperation({
     summary: "A coin's open-position count and value over time, newest first",
     description:

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTag
 import { PositionsService } from '#market';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
 import { PositionsQueryDto, PositionsResponseDto } from './positions.dto.js';
+import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 
 @ApiTags('Positions')
 @ApiBearerAuth()
@@ -12,6 +13,7 @@ export class PositionsController {
   constructor(private readonly positions: PositionsService) {}
 
   @Get()
+  @CachedRead({ wallClock: true })
   @ApiOperation({
     summary: 'Historical positions open at any moment of [start, end], newest open time first',
     description:

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { WalletsService } from '#market';
 import { ApiStandardErrors } from '../http/error-responses.dto.js';
 import { WALLETS_ORDER_RULE, WalletsQueryDto, WalletsResponseDto } from './wallets.dto.js';
+import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 
 @ApiTags('Wallets')
 @ApiBearerAuth()
@@ -12,6 +13,7 @@ export class WalletsController {
   constructor(private readonly wallets: WalletsService) {}
 
   @Get()
+  @CachedRead()
   @ApiOperation({
     summary: 'Wallet profiles, one offset page at a time, as of the latest state update',
     description:

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { WriterSteps } from '#database';
+import { ReadVersionsRepository, WriterSteps } from '#database';
 import type { NodeBlock } from '#exchange';
 import type { FactsBatch, FeedBlock, FeedPosition, WriteBlocksOptions, WriteBlocksResult } from './exchange-facts.types.js';
 import { FeedCheckpointRepository } from './feed-checkpoint.repository.js';
@@ -31,6 +31,7 @@ export class ExchangeFactsWriter {
     private readonly fundingPayments: FundingPaymentsRepository,
     private readonly marketPrices: MarketPricesRepository,
     private readonly checkpoints: FeedCheckpointRepository,
+    private readonly readVersions: ReadVersionsRepository,
   ) {}
 
   /**
@@ -71,6 +72,7 @@ export class ExchangeFactsWriter {
       const facts: FactsBatch = { source, blocks: accepted, fills, previousPrices, result };
       await this.steps.runSteps(q, facts);
       await this.checkpoints.advance(q, source, positions);
+      await this.readVersions.bump(q, 'facts');
       return facts;
     });
     await this.steps.runAfterCommit(written);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ReadVersionsRepository } from '#database';
 import { isSpotCoin } from '#exchange';
 import { BuilderActivityRepository } from '../builders/builder-activity.repository.js';
 import { ExchangeVolumeRepository } from '../builders/exchange-volume.repository.js';
@@ -55,6 +56,7 @@ export class FillProjector {
     private readonly closedTrades: ClosedTradesRepository,
     private readonly builderActivity: BuilderActivityRepository,
     private readonly exchangeVolume: ExchangeVolumeRepository,
+    private readonly readVersions: ReadVersionsRepository,
   ) {}
 
   /** One run over the facts the feed `source` (EXCHANGE_SOURCE's feed checkpoint name) has stored. */
@@ -93,7 +95,10 @@ export class FillProjector {
         fundingBlock: fundingTo > fundingAfter ? fundingTo : position.fundingBlock,
         lastFillTime: fills.length > 0 ? Math.max(position.lastFillTime ?? 0, fills[fills.length - 1]!.time) : position.lastFillTime,
       };
-      if (next.fillsBlock !== position.fillsBlock || next.fundingBlock !== position.fundingBlock) await this.checkpoints.save(q, name, next);
+      if (next.fillsBlock !== position.fillsBlock || next.fundingBlock !== position.fundingBlock) {
+        await this.checkpoints.save(q, name, next);
+        await this.readVersions.bump(q, 'projections');
+      }
 
       return {
         afterBlock: position.fillsBlock,

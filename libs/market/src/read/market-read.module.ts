@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '#config';
+import { ReadVersionsRepository } from '#database';
 import { ExportsQueries } from './exports/exports.queries.js';
 import { ExportsService } from './exports/exports.service.js';
 import { exportStoreFor } from './exports/export-store.factory.js';
@@ -84,6 +85,7 @@ const READ = [
   CohortMetricsService,
   MarketMetricsQueries,
   MarketMetricsService,
+  ReadVersionsRepository,
 ];
 
 /**

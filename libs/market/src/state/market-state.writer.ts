@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isoTime, WriterSteps } from '#database';
+import { isoTime, ReadVersionsRepository, WriterSteps } from '#database';
 import type { ExchangeState, PositionStateRecord } from '#exchange';
 import { PositionsStateRepository } from './positions-state.repository.js';
 import { StateSnapshotsRepository } from './state-snapshots.repository.js';
@@ -53,6 +53,7 @@ export class MarketStateWriter {
     private readonly positions: PositionsStateRepository,
     private readonly snapshots: StateSnapshotsRepository,
     private readonly updates: StateUpdatesRepository,
+    private readonly readVersions: ReadVersionsRepository,
   ) {}
 
   async apply(state: ExchangeState, processedAt = new Date()): Promise<StateUpdateResult> {
@@ -117,6 +118,7 @@ export class MarketStateWriter {
       result.applied = true;
       const update: AppliedStateUpdate = { state, stateTime, result };
       await this.steps.runSteps(q, update);
+      await this.readVersions.bump(q, 'state');
       return update;
     });
     if (applied) await this.steps.runAfterCommit(applied);

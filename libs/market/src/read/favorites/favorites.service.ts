@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isoTime } from '#database';
+import { isoTime, ReadVersionsRepository } from '#database';
 import { InvalidInputError, NotFoundError } from '#errors';
 import { walletProfile } from '../wallets/wallet-profile.js';
 import type { WalletProfile } from '../wallets/wallets.types.js';
@@ -38,6 +38,7 @@ export class FavoritesService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly queries: FavoritesQueries,
+    private readonly readVersions: ReadVersionsRepository,
   ) {}
 
   /** Newest first. */
@@ -54,7 +55,7 @@ export class FavoritesService {
       if (!(await this.queries.isFavorite(q, consumerId, wallet)) && (await this.queries.count(q, consumerId)) >= FAVORITES_MAX) {
         throw new InvalidInputError('address', `a consumer keeps at most ${FAVORITES_MAX} favourite accounts: remove one first`);
       }
-      await this.queries.insert(q, consumerId, wallet);
+      if (await this.queries.insert(q, consumerId, wallet)) await this.readVersions.bump(q, 'favorites');
       return this.queries.one(q, consumerId, wallet);
     });
     return favorite(added!);
@@ -65,7 +66,7 @@ export class FavoritesService {
     const wallet = walletAddress(address);
     await this.dataSource.transaction(async (q) => {
       await this.queries.lockConsumer(q, consumerId);
-      await this.queries.delete(q, consumerId, wallet);
+      if (await this.queries.delete(q, consumerId, wallet)) await this.readVersions.bump(q, 'favorites');
     });
   }
 }

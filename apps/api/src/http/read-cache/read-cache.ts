@@ -1,0 +1,81 @@
+import { JsonText } from '#database';
+import { WithMessage } from '#market';
+
+/** What a route's handler returned, kept as JSON text so a reuse costs no serialisation. */
+export type CachedAnswer = JsonText | WithMessage<JsonText>;
+
+interface Entry {
+  readonly answer: CachedAnswer;
+  readonly bytes: number;
+}
+
+/**
+ * A handler's answer as JSON text: text stays as it is, an object is serialised once, a note stays beside
+ * its data. A string is sent by express as it is, so a route returning one has made it JSON already.
+ */
+export function asJsonText(answer: unknown): CachedAnswer {
+  if (answer instanceof JsonText) return answer;
+  if (typeof answer === 'string') return new JsonText(answer);
+  if (answer instanceof WithMessage) return new WithMessage(asJsonText(answer.data) as JsonText, answer.message);
+  return new JsonText(JSON.stringify(answer));
+}
+
+const sizeOf = (key: string, answer: CachedAnswer): number =>
+  key.length + (answer instanceof WithMessage ? answer.data.text.length + answer.message.length : answer.text.length);
+
+/**
+ * Rendered answers by key, the least recently used dropped first once their text passes `maxBytes`.
+ * Concurrent requests for a key nobody has rendered yet share one rendering: 16 requests arriving
+ * together after a state update run the route's statements once, not 16 times. A failed rendering is
+ * not kept: each of its waiters gets its error, the next request renders again.
+ */
+export class ReadCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly rendering = new Map<string, Promise<CachedAnswer>>();
+  private bytes = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  get enabled(): boolean {
+    return this.maxBytes > 0;
+  }
+
+  /** The answer kept under `key`, else `render`'s (kept if it fits). */
+  async answer(key: string, render: () => Promise<unknown>): Promise<CachedAnswer> {
+    const entry = this.entries.get(key);
+    if (entry) {
+      // Map order is insertion order: moved to the end, it is the most recently used.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      return entry.answer;
+    }
+    const pending = this.rendering.get(key);
+    if (pending) return pending;
+    const rendered = render().then(asJsonText);
+    this.rendering.set(key, rendered);
+    try {
+      const answer = await rendered;
+      this.keep(key, answer);
+      return answer;
+    } finally {
+      this.rendering.delete(key);
+    }
+  }
+
+  /** Entries and their bytes, for the metrics and tests. */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  private keep(key: string, answer: CachedAnswer): void {
+    const bytes = sizeOf(key, answer);
+    if (bytes > this.maxBytes) return;
+    this.entries.set(key, { answer, bytes });
+    this.bytes += bytes;
+    for (const [oldKey, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldKey);
+      this.bytes -= old.bytes;
+    }
+  }
+}
