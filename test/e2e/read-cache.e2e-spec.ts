@@ -117,6 +117,20 @@ describe('the read cache', () => {
     expect(after.text).not.toBe(before.text);
   });
 
+  it('counts hits, shared renderings and renderings on /metrics', async () => {
+    const count = async (result: string) => {
+      const text = (await api.get('/metrics')).text;
+      const line = text.split('\n').find((l) => l.startsWith(`tidewatch_read_cache_requests_total{result="${result}"`));
+      return Number(line?.split(' ').pop());
+    };
+    const path = `${FILLS}?side=A`;
+    const [hits, renders] = [await count('hit'), await count('rendered')];
+    await api.get(path, token);
+    await api.get(path, token);
+    await api.get(path, token);
+    expect([(await count('hit')) - hits, (await count('rendered')) - renders]).toEqual([2, 1]);
+  });
+
   it('never keeps a refusal: a bad query is a 400 each time', async () => {
     for (let i = 0; i < 2; i++) {
       const res = await api.get(`${FILLS}?limit=0`, token);

@@ -4,10 +4,11 @@ import { AlertsManagementModule } from '#alerts';
 import { ApiAccessGuard, ApiAuthModule } from '#auth';
 import { DatabaseModule } from '#database';
 import { MarketReadModule } from '#market';
-import { RuntimeModule } from '#runtime';
+import { Metrics, RuntimeModule } from '#runtime';
 import { AppConfig } from '#config';
 import { RequestObserver } from './http/request-observer.js';
 import { ReadCache } from './http/read-cache/read-cache.js';
+import { registerReadCacheMetrics } from './http/read-cache/read-cache.metrics.js';
 import { BuildersController } from './builders/builders.controller.js';
 import { HoldersController } from './holders/holders.controller.js';
 import { LeaderboardsController } from './leaderboards/leaderboards.controller.js';
@@ -41,7 +42,15 @@ import { WebhookEndpointsController } from './alerts/webhook-endpoints.controlle
   providers: [
     RequestObserver,
     { provide: APP_GUARD, useExisting: ApiAccessGuard },
-    { provide: ReadCache, inject: [AppConfig], useFactory: (config: AppConfig) => new ReadCache(config.READ_CACHE_MB * 1024 * 1024) },
+    {
+      provide: ReadCache,
+      inject: [AppConfig, Metrics],
+      useFactory: (config: AppConfig, metrics: Metrics) => {
+        const cache = new ReadCache(config.READ_CACHE_MB * 1024 * 1024);
+        registerReadCacheMetrics(metrics.registry, cache);
+        return cache;
+      },
+    },
   ],
 })
 export class ApiModule {}

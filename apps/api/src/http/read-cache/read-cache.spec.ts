@@ -14,6 +14,7 @@ describe('ReadCache', () => {
     expect(text(await cache.answer('a', render))).toBe('{"n":1}');
     expect(text(await cache.answer('b', render))).toBe('{"n":2}');
     expect(renders).toBe(2);
+    expect(cache.counts).toEqual({ hit: 1, shared: 0, rendered: 2 });
   });
 
   it('shares one rendering between requests that arrive while it runs', async () => {
@@ -28,6 +29,7 @@ describe('ReadCache', () => {
     finish([1, 2]);
     expect((await Promise.all(answers)).map(text)).toEqual(['[1,2]', '[1,2]', '[1,2]']);
     expect(renders).toBe(1);
+    expect(cache.counts).toEqual({ hit: 0, shared: 2, rendered: 1 });
   });
 
   it('keeps no failed rendering: its waiters get the error, the next request renders again', async () => {

@@ -33,6 +33,8 @@ export class ReadCache {
   private readonly entries = new Map<string, Entry>();
   private readonly rendering = new Map<string, Promise<CachedAnswer>>();
   private bytes = 0;
+  /** Requests answered from a kept answer, by joining a rendering under way, or by rendering. */
+  readonly counts = { hit: 0, shared: 0, rendered: 0 };
 
   constructor(readonly maxBytes: number) {}
 
@@ -47,10 +49,15 @@ export class ReadCache {
       // Map order is insertion order: moved to the end, it is the most recently used.
       this.entries.delete(key);
       this.entries.set(key, entry);
+      this.counts.hit++;
       return entry.answer;
     }
     const pending = this.rendering.get(key);
-    if (pending) return pending;
+    if (pending) {
+      this.counts.shared++;
+      return pending;
+    }
+    this.counts.rendered++;
     const rendered = render().then(asJsonText);
     this.rendering.set(key, rendered);
     try {
