@@ -5,9 +5,10 @@ import { ExchangeFactsWriter, FillProjector, MarketStateWriter } from '#market';
 import { address, exchangeState, feed, fillsBlock, startedWriter, walletState, wireFill, type WireFill } from '#testing';
 import { ApiHarness } from '../support/api-harness.js';
 
-// The api keeps rendered answers keyed by the versions every writer bumps in its transaction
-// (docs/architecture.md, "The read cache"). These tests change the data behind the writers' back to
-// see that an answer is reused, and through each writer to see that its commit ends the reuse.
+// The api keeps rendered answers keyed by the versions of the data each route reads, which every writer
+// bumps in its transaction (docs/architecture.md, "The read cache"). These tests change the data behind
+// the writers' back to see that an answer is reused, and through each writer to see that its commit ends
+// the reuse of the routes that read its data, and only of those.
 
 const FILLS = '/api/external/fills/liquidation';
 const T = Date.UTC(2026, 6, 2, 9, 0);
@@ -101,6 +102,20 @@ describe('the read cache', () => {
     expect(await dataSource.query(`SELECT domain, version::text FROM read_versions ORDER BY domain`)).toEqual(versions);
     expect((await del()).status).toBe(204);
     expect(await count()).toBe(0);
+  });
+
+  it('keys a route by the kinds of data it reads: a facts batch leaves the wallets list kept, a state update ends it', async () => {
+    const wallets = `/api/external/wallets?address=${VICTIM}`;
+    const equity = async (harness: ApiHarness) => (await harness.get(wallets, token)).body.items.map((w: { totalEquity: number }) => w.totalEquity);
+    expect(await equity(api)).toEqual([2500]);
+    await dataSource.query(`UPDATE wallets SET total_equity = 1 WHERE address = $1`, [VICTIM]);
+    await facts.writeBlocks(feed([fillsBlock(7_000_003, T + 120_000, liquidationPair(503, T + 120_000))]), 'node');
+    expect(await equity(api)).toEqual([2500]);
+    expect(await equity(cold)).toEqual([1]);
+
+    const states = await startedWriter(dataSource, MarketStateWriter);
+    await states.apply(exchangeState(3, T + 45 * 60_000, [walletState(VICTIM, { perpEquity: '3000', allTimePnl: '10' })]));
+    expect(await equity(api)).toEqual([3000]);
   });
 
   it('reads again after the fill projector commits, and not after a run with nothing to project', async () => {

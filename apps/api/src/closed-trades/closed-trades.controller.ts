@@ -17,7 +17,7 @@ export class ClosedTradesController {
   ) {}
 
   @Get()
-  @CachedRead({ wallClock: true })
+  @CachedRead({ reads: ['projections'], wallClock: true })
   @ApiOperation({
     summary: "A wallet's closed trades, newest close time first",
     description:
@@ -30,7 +30,7 @@ export class ClosedTradesController {
   }
 
   @Get('summary')
-  @CachedRead({ wallClock: true })
+  @CachedRead({ reads: ['projections'], wallClock: true })
   @SuccessEnvelope()
   @ApiOperation({
     summary: "A wallet's closed-trade summary, overall and per coin",

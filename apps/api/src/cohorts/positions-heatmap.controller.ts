@@ -13,7 +13,7 @@ export class PositionsHeatmapController {
   constructor(private readonly heatmaps: PositionsHeatmapService) {}
 
   @Get('heatmap')
-  @CachedRead()
+  @CachedRead({ reads: ['state'] })
   @ApiOperation({
     summary: 'Open positions per coin and cohort, as of the latest state update',
     description:

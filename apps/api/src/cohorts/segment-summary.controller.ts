@@ -14,7 +14,7 @@ export class SegmentSummaryController {
   constructor(private readonly summaries: SegmentSummaryService) {}
 
   @Get(':segmentId/summary')
-  @CachedRead()
+  @CachedRead({ reads: ['state'] })
   @ApiOperation({
     summary: "A cohort's currently open perp positions",
     description:

@@ -13,7 +13,7 @@ export class HoldersController {
   constructor(private readonly holders: HoldersService) {}
 
   @Get()
-  @CachedRead()
+  @CachedRead({ reads: ['state', 'favorites'] })
   @ApiOperation({
     summary: 'Holders of HYPE, the exchange token',
     description:

@@ -13,7 +13,7 @@ export class LeaderboardsController {
   constructor(private readonly leaderboards: LeaderboardsService) {}
 
   @Get('all-pnl')
-  @CachedRead()
+  @CachedRead({ reads: ['state', 'favorites'] })
   @ApiOperation({
     summary: 'Every known wallet by day, week, month or all-time perp PnL',
     description:

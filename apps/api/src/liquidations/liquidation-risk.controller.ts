@@ -13,7 +13,7 @@ export class LiquidationRiskController {
   constructor(private readonly risk: LiquidationRiskService) {}
 
   @Get(':segmentId/assets/liquidation-risk')
-  @CachedRead()
+  @CachedRead({ reads: ['state'] })
   @ApiOperation({
     summary: "Liquidation risk by coin of a cohort's open positions",
     description:

@@ -19,7 +19,7 @@ export class OrderSnapshotsController {
   constructor(private readonly snapshots: OrderSnapshotPagesService) {}
 
   @Get('latest-snapshot-timestamp')
-  @CachedRead()
+  @CachedRead({ reads: ['facts'] })
   // Express sends a returned string as text/html: the contract's body is a JSON string.
   @Header('Content-Type', 'application/json; charset=utf-8')
   @ApiOperation({ summary: 'The time of the newest open-order snapshot', description: 'A JSON string, ISO 8601 with milliseconds. Use it to see a new snapshot before fetching `/latest`.' })
@@ -30,7 +30,7 @@ export class OrderSnapshotsController {
   }
 
   @Get('latest')
-  @CachedRead()
+  @CachedRead({ reads: ['facts', 'state'] })
   @ApiOperation({ summary: 'The open orders of the newest 5-minute snapshot', description: PAGE_RULES })
   @ApiOkResponse({ type: OrderSnapshotPageDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No snapshot has been taken yet, or an unknown coin' })
@@ -39,7 +39,7 @@ export class OrderSnapshotsController {
   }
 
   @Get(':snapshotTime')
-  @CachedRead({ wallClock: true })
+  @CachedRead({ reads: ['facts', 'state'], wallClock: true })
   @ApiOperation({ summary: 'The open orders of the 5-minute snapshot at snapshotTime', description: PAGE_RULES })
   @ApiOkResponse({ type: OrderSnapshotPageDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No snapshot was taken at that time, or an unknown coin' })

@@ -25,7 +25,7 @@ export class PositionMetricsController {
   ) {}
 
   @Get('general')
-  @CachedRead({ wallClock: true })
+  @CachedRead({ reads: ['state'], wallClock: true })
   @ApiOperation({
     summary: 'Market-wide snapshots, newest first',
     description: 'One snapshot per exchange state update (about every 15 to 20 minutes). `start` and `end` are inclusive; `end` defaults to now.',
@@ -36,7 +36,7 @@ export class PositionMetricsController {
   }
 
   @Get('coin/:coin/segment/:segment')
-  @CachedRead()
+  @CachedRead({ reads: ['state', 'facts'] })
   @ApiOperation({
     summary: "One cohort's position snapshots of a coin, newest first",
     description:
@@ -50,7 +50,7 @@ export class PositionMetricsController {
   }
 
   @Get('coin/:coin')
-  @CachedRead()
+  @CachedRead({ reads: ['state', 'facts'] })
   @ApiOperation({
     summary: "Every cohort's position series of a coin, about every 12 hours",
     description:

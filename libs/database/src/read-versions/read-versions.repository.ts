@@ -20,9 +20,9 @@ export class ReadVersionsRepository {
     );
   }
 
-  /** Every domain's version as one string (`facts:12,state:9`); it changes whenever any of them does. */
-  async current(q: SqlRunner): Promise<string> {
-    const rows: Array<{ v: string | null }> = await q.query(`SELECT string_agg(domain || ':' || version, ',' ORDER BY domain) AS v FROM read_versions`);
-    return rows[0]?.v ?? '';
+  /** Each domain's version (a domain never bumped has none). */
+  async current(q: SqlRunner): Promise<Map<string, string>> {
+    const rows: Array<{ domain: string; version: string }> = await q.query(`SELECT domain, version::text AS version FROM read_versions`);
+    return new Map(rows.map((r) => [r.domain, r.version]));
   }
 }

@@ -3,15 +3,23 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
-import { ReadVersionsRepository } from '#database';
+import { ReadVersionsRepository, type ReadDomain } from '#database';
 import { ReadCache } from './read-cache.js';
 
-const WALL_CLOCK = 'tidewatch:read-cache-wall-clock';
+const OPTIONS = 'tidewatch:read-cache';
+
+export interface CachedReadOptions {
+  /** The kinds of data the route's statements read: its answers are kept until one of them changes. */
+  reads: readonly ReadDomain[];
+  /** The route also reads the time of day (a default window ending now, a rule on how old a time may be). */
+  wallClock?: boolean;
+}
 
 /**
- * Serves a route's answer from the read cache while the data is unchanged. The key is the versions of
- * every kind of stored data (read before the route's own statements, so what the route renders is at
- * least as new as them) and the request's path and query; any writer's commit changes the versions.
+ * Serves a route's answer from the read cache while the data it reads is unchanged. The key is the
+ * versions of the kinds of data the route reads (taken before the route's own statements, so what it
+ * renders is at least as new as them) and the request's path and query; a commit of any of their
+ * writers changes it.
  * Guards (token, rate limit, usage) run before it, so a cached answer is charged like any other; the
  * validation pipe runs inside it, so only a valid request's answer is ever kept.
  */
@@ -27,12 +35,13 @@ export class ReadCacheInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (!this.cache.enabled) return next.handle();
     const { originalUrl } = context.switchToHttp().getRequest<Request>();
-    const wallClock = this.reflector.get<boolean | undefined>(WALL_CLOCK, context.getHandler()) === true;
+    const { reads, wallClock } = this.reflector.get<CachedReadOptions>(OPTIONS, context.getHandler());
     return from(
       this.versions.current(this.dataSource).then((versions) => {
-        // An answer that depends on the wall clock (a default window ending now, the 30-day rule) is reused within its second only.
-        const second = wallClock ? Math.floor(Date.now() / 1000) : '';
-        return this.cache.answer(`${versions}|${second}|${originalUrl}`, () => lastValueFrom(next.handle()));
+        const key = reads.map((domain) => `${domain}:${versions.get(domain) ?? 0}`).join(',');
+        // An answer that depends on the wall clock is reused within its second only.
+        const second = wallClock === true ? Math.floor(Date.now() / 1000) : '';
+        return this.cache.answer(`${key}|${second}|${originalUrl}`, () => lastValueFrom(next.handle()));
       }),
     );
   }
@@ -40,7 +49,7 @@ export class ReadCacheInterceptor implements NestInterceptor {
 
 /**
  * Marks a read route whose answer depends only on its path, its query and the stored data (never on the
- * consumer): it is served from the read cache. `wallClock` for a route that also reads the time of day.
+ * consumer): it is served from the read cache. `reads` must name every kind of data its statements read,
+ * those of the services it calls included (a coin in the path is looked up in `facts` and `state`).
  */
-export const CachedRead = (options: { wallClock?: boolean } = {}) =>
-  applyDecorators(SetMetadata(WALL_CLOCK, options.wallClock === true), UseInterceptors(ReadCacheInterceptor));
+export const CachedRead = (options: CachedReadOptions) => applyDecorators(SetMetadata(OPTIONS, options), UseInterceptors(ReadCacheInterceptor));
