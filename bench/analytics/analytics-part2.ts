@@ -7,6 +7,8 @@ import type { ClosedTrade } from '../../libs/market/src/closed-trades/closed-tra
 import { ClosedTradesRepository } from '../../libs/market/src/closed-trades/closed-trades.repository.js';
 import { SNAPSHOT_INTERVAL_MS } from '../../libs/market/src/orders/snapshot-grid.js';
 import { ProjectionCheckpointRepository } from '../../libs/market/src/projections/projection-checkpoint.repository.js';
+import { StateSnapshotsRepository } from '../../libs/market/src/state/state-snapshots.repository.js';
+import { WalletStateRepository } from '../../libs/market/src/state/wallet-state.repository.js';
 import type { ProjectedFill } from '../../libs/market/src/projections/projection-inputs.repository.js';
 import { type AnalyticsDataset, BLOCK_MS, FIRST_HEIGHT, STATE_INTERVAL_MS } from './analytics-dataset.js';
 import { type DatasetInfo, sqlRunner } from './analytics-database.js';
@@ -71,6 +73,14 @@ export async function ensurePart2(
     const found = comment.part2 as Part2Info | undefined;
     if (found && JSON.stringify(found.settings) === JSON.stringify(settings)) {
       progress(`reusing part 2 of the dataset (loaded in ${found.loadSeconds.total} s)`);
+      // A part 2 loaded before this step existed gets it now (its tables were left empty or stale).
+      if (found.loadSeconds[RANKINGS_STEP] === undefined) {
+        progress(`part 2: ${RANKINGS_STEP}...`);
+        const started = performance.now();
+        await rankingsAndPeriods(sqlRunner(client), dataset);
+        found.loadSeconds[RANKINGS_STEP] = Number(((performance.now() - started) / 1000).toFixed(1));
+        await writeComment(client, { ...comment, part2: found });
+      }
       return { ...found, reused: true };
     }
     // The steps an interrupted load of these settings finished are kept (each records itself when done).
@@ -85,6 +95,20 @@ export async function ensurePart2(
   } finally {
     await client.end();
   }
+}
+
+const RANKINGS_STEP = "wallet rankings and PnL periods (the state writer's statements)";
+
+/**
+ * What the state writer derives from the wallets and the PnL history at each update, for the latest one:
+ * the wallets list's rankings and the leaderboard's day, week and month PnL. Without them the wallets
+ * list sorts every wallet at each request and the leaderboard's periods are all zero.
+ */
+async function rankingsAndPeriods(q: SqlRunner, dataset: AnalyticsDataset): Promise<void> {
+  const stateTime = new Date(dataset.settings.endMs).toISOString();
+  await new WalletStateRepository().writeRankings(q, stateTime);
+  await new StateSnapshotsRepository().pnlPeriods(q, stateTime);
+  await q.query('VACUUM (ANALYZE) wallet_rankings, wallet_rankings_status, wallet_pnl_periods');
 }
 
 /** A load in progress: the steps done, with their seconds. */
@@ -127,6 +151,7 @@ async function loadPart2(client: pg.ClientBase, dataset: AnalyticsDataset, steps
     await new ExchangeVolumeRepository().addFills(q, -1, lastBlock);
   });
   await step('PnL and HYPE balance change points', null, () => changePoints(client, dataset));
+  await step(RANKINGS_STEP, null, () => rankingsAndPeriods(q, dataset));
   await step('order snapshots', 'open_order_intervals, open_order_snapshots, open_orders', () => orderSnapshots(client, dataset, settings, newestSnapshotMs, progress));
   await step("closed trades (the projector's reads, builder and writer)", 'closed_trades, closed_trade_open_states, projection_checkpoints', () =>
     projectClosedTrades(q, dataset, lastBlock, progress),
