@@ -49,6 +49,8 @@ const SNAPSHOT_MARGIN_MS = 3_600_000;
  */
 const READ_CACHE_MB = process.env.BENCH_ANALYTICS_READ_CACHE_MB ?? '256';
 const CACHE_ON = READ_CACHE_MB !== '0';
+/** `BENCH_ANALYTICS_SQL=0` leaves out the heavy routes' own SQL runs (the same in every run of the same data), for a second run of the routes alone. */
+const SQL_RUNS = process.env.BENCH_ANALYTICS_SQL !== '0';
 
 const ENV = {
   DATABASE_URL,
@@ -172,7 +174,7 @@ export async function analyticsBenchmark() {
   const sqlOtherCore = new Map<Endpoint, { measured: Measured; cpu: CpuTimes }>();
   const sqlClient = await startServer('analytics-sql.client.js', {});
   try {
-    for (const endpoint of endpoints.filter((e) => e.sql)) {
+    for (const endpoint of endpoints.filter((e) => e.sql && SQL_RUNS)) {
       if (measured.get(endpoint)!.alone || Math.max(...(rendering.get(endpoint) ?? [0])) > ALONE_LIMIT_MS) {
         const client = new pg.Client({ connectionString: DATABASE_URL });
         await client.connect();
