@@ -132,6 +132,20 @@ describe('the read cache', () => {
     expect(after.text).not.toBe(before.text);
   });
 
+  it("sends a kept answer with the entity tag express gives the same body, and answers a matching If-None-Match with a 304", async () => {
+    const path = `${FILLS}?address=${VICTIM}`;
+    await api.get(path, token);
+    const kept = await api.get(path, token);
+    const rendered = await cold.get(path, token);
+    expect(kept.text).toBe(rendered.text);
+    expect(kept.headers['etag']).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
+    expect(kept.headers['etag']).toBe(rendered.headers['etag']);
+    expect(kept.headers['content-type']).toBe('application/json; charset=utf-8');
+    const again = await api.get(path, token).set('If-None-Match', kept.headers['etag']!);
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+  });
+
   it('counts hits, shared renderings and renderings on /metrics', async () => {
     const count = async (result: string) => {
       const text = (await api.get('/metrics')).text;

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { JsonText } from '#database';
 import { WithMessage } from '#market';
 import { asJsonText, ReadCache } from './read-cache.js';
+import { SealedJsonText } from './sealed-json-text.js';
 
 const text = (answer: unknown) => (answer as JsonText).text;
 
@@ -45,19 +46,20 @@ describe('ReadCache', () => {
     await expect(second).rejects.toThrow('unknown coin');
     fail = false;
     expect(text(await cache.answer('k', render))).toBe('ok');
-    expect(cache.size).toEqual({ entries: 1, bytes: 1 + 2 });
+    // The key, the text and its bytes.
+    expect(cache.size).toEqual({ entries: 1, bytes: 1 + 2 + 2 });
   });
 
   it('drops the least recently used answers once the kept text passes its bytes', async () => {
-    // Each entry: a 1-character key and a 10-character text, 11 bytes; 33 fit.
-    const cache = new ReadCache(33);
+    // Each entry: a 1-character key, a 10-character text and its 10 bytes, 21 bytes; 63 fit.
+    const cache = new ReadCache(63);
     const keep = (key: string) => cache.answer(key, async () => new JsonText(key.repeat(10)));
     await keep('a');
     await keep('b');
     await keep('c');
     await keep('a'); // a is now the most recently used
     await keep('d'); // drops b
-    expect(cache.size).toEqual({ entries: 3, bytes: 33 });
+    expect(cache.size).toEqual({ entries: 3, bytes: 63 });
     let rendered = '';
     const probe = (key: string) => cache.answer(key, async () => ((rendered += key), new JsonText(key.repeat(10))));
     await probe('a');
@@ -82,8 +84,10 @@ describe('ReadCache', () => {
 
 describe('asJsonText', () => {
   it('keeps JSON text, takes a returned string as the JSON express would send, and serialises anything else once', () => {
-    const page = new JsonText('{"fills":[]}');
-    expect(asJsonText(page)).toBe(page);
+    const page = asJsonText(new JsonText('{"fills":[]}'));
+    expect(page).toBeInstanceOf(SealedJsonText);
+    expect(text(page)).toBe('{"fills":[]}');
+    expect((page as SealedJsonText).bytes.toString('utf8')).toBe('{"fills":[]}');
     expect(text(asJsonText('"2026-03-02T10:05:00.000Z"'))).toBe('"2026-03-02T10:05:00.000Z"');
     expect(text(asJsonText({ a: 1, b: [null, 'x'] }))).toBe('{"a":1,"b":[null,"x"]}');
   });
@@ -93,5 +97,14 @@ describe('asJsonText', () => {
     expect(answer).toBeInstanceOf(WithMessage);
     expect((answer as WithMessage<JsonText>).message).toBe('no state update yet');
     expect((answer as WithMessage<JsonText>).data.text).toBe('{"height":null}');
+  });
+});
+
+describe('SealedJsonText', () => {
+  it('keeps the UTF-8 bytes of its text and a weak tag of their length and SHA-1', () => {
+    const sealed = new SealedJsonText('{"coin":"é"}');
+    expect(sealed.bytes).toEqual(Buffer.from([0x7b, 0x22, 0x63, 0x6f, 0x69, 0x6e, 0x22, 0x3a, 0x22, 0xc3, 0xa9, 0x22, 0x7d]));
+    // 13 bytes; `printf '{"coin":"é"}' | openssl sha1 -binary | base64`, first 27 characters.
+    expect(sealed.etag).toBe('W/"d-YSPWSd7hfCBNM6m87afr6ndyY7g"');
   });
 });

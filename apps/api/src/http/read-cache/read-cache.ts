@@ -1,8 +1,9 @@
 import { JsonText } from '#database';
 import { WithMessage } from '#market';
+import { SealedJsonText } from './sealed-json-text.js';
 
-/** What a route's handler returned, kept as JSON text so a reuse costs no serialisation. */
-export type CachedAnswer = JsonText | WithMessage<JsonText>;
+/** What a route's handler returned, kept as JSON text (and its bytes) so a reuse costs no serialisation. */
+export type CachedAnswer = SealedJsonText | WithMessage<JsonText>;
 
 interface Entry {
   readonly answer: CachedAnswer;
@@ -10,18 +11,19 @@ interface Entry {
 }
 
 /**
- * A handler's answer as JSON text: text stays as it is, an object is serialised once, a note stays beside
- * its data. A string is sent by express as it is, so a route returning one has made it JSON already.
+ * A handler's answer as JSON text: text is kept as it is, an object serialised once, a note kept beside
+ * its data (the envelope writes them out together). A string is sent by express as it is, so a route
+ * returning one has made it JSON already.
  */
 export function asJsonText(answer: unknown): CachedAnswer {
-  if (answer instanceof JsonText) return answer;
-  if (typeof answer === 'string') return new JsonText(answer);
-  if (answer instanceof WithMessage) return new WithMessage(asJsonText(answer.data) as JsonText, answer.message);
-  return new JsonText(JSON.stringify(answer));
+  if (answer instanceof WithMessage) return new WithMessage(new JsonText(textOf(answer.data)), answer.message);
+  return new SealedJsonText(textOf(answer));
 }
 
+const textOf = (answer: unknown): string => (answer instanceof JsonText ? answer.text : typeof answer === 'string' ? answer : JSON.stringify(answer));
+
 const sizeOf = (key: string, answer: CachedAnswer): number =>
-  key.length + (answer instanceof WithMessage ? answer.data.text.length + answer.message.length : answer.text.length);
+  key.length + (answer instanceof WithMessage ? answer.data.text.length + answer.message.length : answer.text.length + answer.bytes.length);
 
 /**
  * Rendered answers by key, the least recently used dropped first once their text passes `maxBytes`.
