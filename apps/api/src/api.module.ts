@@ -34,7 +34,7 @@ import { WebhookDeliveriesController } from './alerts/webhook-deliveries.control
 import { WebhookEndpointsController } from './alerts/webhook-endpoints.controller.js';
 
 @Module({
-  imports: [RuntimeModule.forApp('api'), DatabaseModule.forRoot(), ApiAuthModule, MarketReadModule, AlertsManagementModule],
+  imports: [RuntimeModule.forApp('api'), DatabaseModule, ApiAuthModule, MarketReadModule, AlertsManagementModule],
   controllers: [LiquidationFillsController, LiquidationRiskController, ExportsController, ExportFilesController, SegmentsController, SegmentSummaryController, PositionsHeatmapController, PositionsController, OpenPositionsHistoryController, StateStatusController, BuildersController, LeaderboardsController, HoldersController, PositionMetricsController, UsageController, OrderSnapshotsController, ClosedTradesController, WalletsController, FavoritesController, AccountWalletController, AccountSegmentSummaryController, WebhookEndpointsController, WebhookDeliveriesController, AlertRulesController, HealthController, MetricsController],
   providers: [RequestObserver, { provide: APP_GUARD, useExisting: ApiAccessGuard }],
 })

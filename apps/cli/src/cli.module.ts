@@ -5,6 +5,6 @@ import { DatabaseModule } from '#database';
 import { RuntimeModule } from '#runtime';
 
 @Module({
-  imports: [RuntimeModule.forApp('cli'), DatabaseModule.forRoot(), AccountsModule, TestDeliveryModule],
+  imports: [RuntimeModule.forApp('cli'), DatabaseModule, AccountsModule, TestDeliveryModule],
 })
 export class CliModule {}

@@ -6,7 +6,7 @@ import { DeliveryWorker } from './delivery.worker.js';
 
 /** BullMQ workers that sign and POST webhook deliveries, record every attempt, retry and suspend. */
 @Module({
-  imports: [RuntimeModule.forApp('dispatcher'), DatabaseModule.forRoot(), AlertsDeliveryModule],
+  imports: [RuntimeModule.forApp('dispatcher'), DatabaseModule, AlertsDeliveryModule],
   providers: [DeliveryWorker],
 })
 export class DispatcherModule {}

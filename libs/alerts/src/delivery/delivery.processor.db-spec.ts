@@ -15,7 +15,7 @@ import { DeliveryProcessor } from './delivery.processor.js';
 // recorded as a failed attempt that names the reason (a literal address fails for good; a host name,
 // whose answer can change, is tried again later).
 
-@Module({ imports: [RuntimeModule.forApp('dispatcher'), DatabaseModule.forRoot(), AlertsDeliveryModule] })
+@Module({ imports: [RuntimeModule.forApp('dispatcher'), DatabaseModule, AlertsDeliveryModule] })
 class ProcessorTestModule {}
 
 describe('DeliveryProcessor: SSRF refusals are recorded attempts', () => {
