@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AlertsOutboxModule } from '#alerts';
-import { DatabaseModule } from '#database';
+import { DatabaseModule, DatabaseSessionModule, WRITER_SESSION } from '#database';
 import { MarketWriteModule } from '#market';
 import { RuntimeModule } from '#runtime';
 import { FillProjectionsRunner } from './fill-projections.runner.js';
@@ -16,7 +16,7 @@ import { SimulatorFeedRunner } from './simulator-feed.runner.js';
  * and (public-API feed) the mid prices that are its price ticks.
  */
 @Module({
-  imports: [RuntimeModule.forApp('ingestor'), DatabaseModule, MarketWriteModule, AlertsOutboxModule],
+  imports: [RuntimeModule.forApp('ingestor'), DatabaseModule, DatabaseSessionModule.of(WRITER_SESSION), MarketWriteModule, AlertsOutboxModule],
   providers: [NodeFeedRunner, HyperliquidFeedRunner, SimulatorFeedRunner, InfoStateRunner, FillProjectionsRunner, MidPricesRunner],
 })
 export class IngestorModule {}

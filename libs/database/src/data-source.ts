@@ -1,7 +1,17 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from './migrations/index.js';
 
-export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
+/** Postgres settings (`SET name = value`) every connection of a pool starts its session with. */
+export type SessionSettings = Readonly<Record<string, string>>;
+
+/**
+ * The ingestor's sessions (docs/decisions.md): no JIT, whose compiling (tens to hundreds of ms once a
+ * statement over a growing table crosses jit_above_cost) costs more than the statements it would speed up.
+ */
+export const WRITER_SESSION: SessionSettings = { jit: 'off' };
+
+export function dataSourceOptions(databaseUrl: string, session: SessionSettings = {}): DataSourceOptions {
+  const options = Object.entries(session).map(([name, value]) => `-c ${name}=${value}`).join(' ');
   return {
     type: 'postgres',
     url: databaseUrl,
@@ -10,7 +20,7 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,
-    extra: { max: 20 },
+    extra: { max: 20, ...(options === '' ? {} : { options }) },
   };
 }
 

@@ -161,7 +161,8 @@ export class WalletBook {
     let closed = new Big(0);
     if (start.eq(0) || start.gt(0) === signed.gt(0)) {
       dir = signed.gt(0) ? 'Open Long' : 'Open Short';
-      position.entryPx = position.entryPx.times(start.abs()).plus(px.times(sz)).div(start.abs().plus(sz)).round(8);
+      // From flat the weighted mean is the fill's price: the same value without big.js's long division.
+      position.entryPx = start.eq(0) ? px.round(8) : position.entryPx.times(start.abs()).plus(px.times(sz)).div(start.abs().plus(sz)).round(8);
     } else {
       const closing = start.abs().lt(sz) ? start.abs() : sz;
       closed = px.minus(position.entryPx).times(closing).times(start.gt(0) ? 1 : -1).round(6, Big.roundHalfUp);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import Big from 'big.js';
 import { DataSource } from 'typeorm';
 import { exchangeState, openFactsDatabase, startedWriter, useTestEnvironment, walletState } from '#testing';
 import { MarketStateWriter } from './market-state.writer.js';
@@ -41,18 +42,17 @@ afterAll(async () => {
 
 describe('the PnL periods the state writer keeps', () => {
   it("equal the leaderboard's definition over the PnL history, for every wallet", async () => {
-    const pnlAt = (alias: string, hours: number) =>
-      `LEFT JOIN LATERAL (SELECT h.perp_pnl FROM wallet_pnl_history h WHERE h.address = w.address AND h.created_at <= $1::timestamptz - interval '${hours} hours'
-                          ORDER BY h.created_at DESC LIMIT 1) ${alias} ON TRUE`;
-    const expected: Array<Record<string, string>> = await dataSource.query(
-      `SELECT w.address, trim_scale(w.perp_pnl - coalesce(d.perp_pnl, f.perp_pnl, w.perp_pnl))::text AS pnl_day,
-              trim_scale(w.perp_pnl - coalesce(wk.perp_pnl, f.perp_pnl, w.perp_pnl))::text AS pnl_week,
-              trim_scale(w.perp_pnl - coalesce(m.perp_pnl, f.perp_pnl, w.perp_pnl))::text AS pnl_month
-       FROM wallets w ${pnlAt('d', 24)} ${pnlAt('wk', 7 * 24)} ${pnlAt('m', 30 * 24)}
-       LEFT JOIN LATERAL (SELECT h.perp_pnl FROM wallet_pnl_history h WHERE h.address = w.address ORDER BY h.created_at LIMIT 1) f ON TRUE
-       ORDER BY w.address`,
-      [new Date(T).toISOString()],
+    // Worked out here from the history rows, not by the writer's SQL.
+    const history: Array<{ address: string; at: Date; pnl: string }> = await dataSource.query(
+      `SELECT address, created_at AS at, perp_pnl::text AS pnl FROM wallet_pnl_history ORDER BY address, created_at`,
     );
+    const wallets: Array<{ address: string; pnl: string }> = await dataSource.query(`SELECT address, perp_pnl::text AS pnl FROM wallets ORDER BY address`);
+    const change = (now: string, address: string, hours: number) => {
+      const rows = history.filter((h) => h.address === address);
+      const before = rows.filter((h) => h.at.getTime() <= T - hours * HOUR).at(-1) ?? rows[0];
+      return new Big(now).minus(before?.pnl ?? now).toFixed();
+    };
+    const expected = wallets.map((w) => ({ address: w.address, pnl_day: change(w.pnl, w.address, 24), pnl_week: change(w.pnl, w.address, 7 * 24), pnl_month: change(w.pnl, w.address, 30 * 24) }));
     const kept: Array<Record<string, string>> = await dataSource.query(
       `SELECT address, trim_scale(pnl_day)::text AS pnl_day, trim_scale(pnl_week)::text AS pnl_week, trim_scale(pnl_month)::text AS pnl_month
        FROM wallet_pnl_periods ORDER BY address`,
