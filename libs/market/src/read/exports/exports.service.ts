@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { stringify } from 'csv-stringify';
-import { PassThrough, Readable, Transform } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
 import { type SqlRunner } from '#database';
 import { NotFoundError } from '#errors';
 import { CoinsService } from '../coins/coins.service.js';
 import { jsonNumber, jsonNumberOrNull } from '../json-number.js';
-import { type EquityRow, ExportsQueries, type LatestUpdate, type OpenPositionCsvRow } from './exports.queries.js';
+import { type EquityRow, ExportsQueries, type LatestUpdate } from './exports.queries.js';
 import { heatmapBins, heatmapBinWidth } from './liquidation-heatmap.builder.js';
 import { positionBreakdown } from './position-breakdown.builder.js';
 import { coinKey, ExportStore, type SignedLink } from './export-store.js';
@@ -82,7 +82,7 @@ export class ExportsService {
     return this.exported((height) => `open-positions/${coinKey(known)}/${height}.csv`, async (q) => {
       const csv = new PassThrough();
       // A failure anywhere destroys `csv` with it, so the store's write fails and keeps no partial file.
-      pipeline(await this.queries.openPositionsStream(q, known), csvRecords(), stringify({ header: true, columns: [...OPEN_POSITION_CSV_COLUMNS] }), csv).catch(() => undefined);
+      pipeline(await this.queries.openPositionsStream(q, known), stringify({ header: true, columns: [...OPEN_POSITION_CSV_COLUMNS] }), csv).catch(() => undefined);
       return csv;
     });
   }
@@ -114,16 +114,3 @@ function equityValues(r: EquityRow): Array<number | null> {
   return [jsonNumber(r.total_wallets_equity), jsonNumber(r.perp_wallets_equity), jsonNumber(r.spot_wallets_equity), jsonNumber(r.staking_wallets_equity), jsonNumberOrNull(r.vault_wallets_equity)];
 }
 
-/** Database rows to CSV records; leverage goes to the column of its margin mode, the other is empty. */
-function csvRecords(): Transform {
-  return new Transform({
-    objectMode: true,
-    transform(r: OpenPositionCsvRow, _encoding, done) {
-      done(null, [
-        r.id, r.address, r.coin, r.side, r.dex, r.size, r.value, r.entry_price, r.unrealized_pnl, r.funding, r.liquidation_price ?? '',
-        r.liquidation_progress ?? '', r.leverage_type === 'cross' ? r.leverage : '', r.leverage_type === 'isolated' ? r.leverage : '',
-        r.open_time.toISOString(), r.total_equity, r.perp_equity, r.count_open_positions, r.perp_pnl, r.balance, r.pnl_segment_id, r.size_segment_id,
-      ]);
-    },
-  });
-}
