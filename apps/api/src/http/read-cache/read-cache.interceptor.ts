@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { ReadVersionsRepository, type ReadDomain } from '#database';
+import { NextTurnRead } from './next-turn-read.js';
 import { ReadCache } from './read-cache.js';
 
 const OPTIONS = 'tidewatch:read-cache';
@@ -25,19 +26,24 @@ export interface CachedReadOptions {
  */
 @Injectable()
 export class ReadCacheInterceptor implements NestInterceptor {
+  /** The requests of one event-loop turn share a version read (sent after each of them arrived). */
+  private readonly versions: NextTurnRead<Map<string, string>>;
+
   constructor(
     private readonly cache: ReadCache,
-    private readonly versions: ReadVersionsRepository,
-    private readonly dataSource: DataSource,
+    versions: ReadVersionsRepository,
+    dataSource: DataSource,
     private readonly reflector: Reflector,
-  ) {}
+  ) {
+    this.versions = new NextTurnRead(() => versions.current(dataSource));
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (!this.cache.enabled) return next.handle();
     const { originalUrl } = context.switchToHttp().getRequest<Request>();
     const { reads, wallClock } = this.reflector.get<CachedReadOptions>(OPTIONS, context.getHandler());
     return from(
-      this.versions.current(this.dataSource).then((versions) => {
+      this.versions.get().then((versions) => {
         const key = reads.map((domain) => `${domain}:${versions.get(domain) ?? 0}`).join(',');
         // An answer that depends on the wall clock is reused within its second only.
         const second = wallClock === true ? Math.floor(Date.now() / 1000) : '';
