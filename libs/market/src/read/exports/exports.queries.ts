@@ -24,13 +24,6 @@ export interface EquityRow {
   vault_wallets_equity: string | null;
 }
 
-/** One open position with its wallet, as the open-positions CSV writes it (decimals as exact strings). */
-/**
- * An open position's CSV record: every field as the text the file holds, in the column order of
- * OPEN_POSITION_CSV_COLUMNS (empty for none; the leverage under its margin mode's column).
- */
-export type OpenPositionCsvRecord = string[];
-
 export interface SizeBucketRow {
   size_segment_id: number;
   position_count: number;
@@ -114,9 +107,10 @@ export class ExportsQueries {
 
   /** Every open position of the coin with its wallet, streamed in batches so the file is never held in memory. */
   /**
-   * The coin's open positions as CSV records (OpenPositionCsvRecord), streamed in batches. Postgres writes
-   * every field's text, so node neither parses a value nor builds an object per row: at 110,000 rows that
-   * work was most of the export's time.
+   * The coin's open positions as CSV records, streamed in batches: one array per position, every field as
+   * the text the file holds, in the order of OPEN_POSITION_CSV_COLUMNS (empty for none; the leverage under
+   * its margin mode's column). Postgres writes the text, so node neither parses a value nor builds an object
+   * per row: at 110,000 rows that work was most of the export's time.
    */
   async openPositionsStream(q: SqlRunner, coin: string): Promise<Readable> {
     const client = await driverConnection(q);
