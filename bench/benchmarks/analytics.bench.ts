@@ -9,7 +9,7 @@ import { analyticsEndpoints, type Endpoint, type QueryInputs } from '../analytic
 import { type ExportTiming, timeExport } from '../analytics/analytics-exports.js';
 import { type CpuTimes, cpuPerRequest, cpuTimes } from '../analytics/cpu-time.js';
 import { loadPaths, loadSql, type Measured, sqlLoad } from '../analytics/analytics-load.js';
-import { benchConsumerToken, progress, startServer, stopServer } from '../support.js';
+import { benchConsumerToken, median, progress, startServer, stopServer } from '../support.js';
 
 /**
  * `npm run bench -- analytics`: the analytics routes of the real api on an exchange-scale dataset
@@ -92,11 +92,6 @@ async function queryInputs(part2: Part2Info | null, endMs: number): Promise<Quer
 }
 
 const ms = (value: number): string => value.toFixed(1);
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const row = (endpoint: string, m: Measured | null, target: string, met: boolean | null, cpu?: CpuTimes) => ({
   endpoint,
   'p50 ms': m ? `${ms(m.p50Ms)}${m.alone ? ' (1 request alone)' : ''}` : '',
