@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#config';
 import { formatIssue, WorkerSimulatorEngine } from '#exchange';
-import { CATCH_UP_READ_AHEAD, SimulatedExchangeIngestion, type SimulationChunk } from '#market';
+import { CATCH_UP_READ_AHEAD, CatchUpVacuum, SimulatedExchangeIngestion, type SimulationChunk } from '#market';
 import { JsonLogger, ProgressBar } from '#runtime';
 
 const LIVE_TICK_MS = 1_000;
@@ -21,6 +21,7 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
   constructor(
     private readonly config: AppConfig,
     private readonly simulation: SimulatedExchangeIngestion,
+    private readonly vacuum: CatchUpVacuum,
     private readonly logger: JsonLogger,
   ) {}
 
@@ -33,7 +34,7 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
         this.logger.write('error', 'simulator stopped', { error: error.message });
       })
       // A state update still being applied commits before the loop counts as stopped.
-      .finally(() => this.simulation.close());
+      .finally(() => Promise.all([this.simulation.close(), this.vacuum.settle()]));
   }
 
   private async run(): Promise<void> {
@@ -62,6 +63,7 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
       const chunk = await this.step(backfillEnd);
       if (chunk === undefined) continue;
       if (chunk === null) break;
+      this.vacuum.chunkStored((error) => this.logger.write('warn', 'catch-up vacuum failed', { error: error.message }));
       bar.update((chunk.untilMs - from) / (backfillEnd - from), this.reached(chunk.untilMs), { done: this.fills, unit: 'fills' });
     }
     if (!this.running) return;

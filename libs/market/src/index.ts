@@ -6,6 +6,7 @@ export * from './closed-trades/closed-trade.builder.js';
 export * from './closed-trades/closed-trades.summary.js';
 export * from './ingest/node-directory.ingestion.js';
 export * from './ingest/simulated-exchange.ingestion.js';
+export * from './ingest/catch-up-vacuum.js';
 export * from './state/market-state.writer.js';
 export * from './state/info-state.updates.js';
 export * from './projections/index.js';

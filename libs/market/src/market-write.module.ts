@@ -15,6 +15,7 @@ import { MarketPricesRepository } from './facts/market-prices.repository.js';
 import { TwapStatusesRepository } from './facts/twap-statuses.repository.js';
 import { HyperliquidApiIngestion } from './ingest/hyperliquid-api.ingestion.js';
 import { NodeDirectoryIngestion } from './ingest/node-directory.ingestion.js';
+import { CatchUpVacuum } from './ingest/catch-up-vacuum.js';
 import { SimulatedExchangeIngestion } from './ingest/simulated-exchange.ingestion.js';
 import { OpenOrderSnapshotsRepository } from './orders/open-order-snapshots.repository.js';
 import { OpenOrdersRepository } from './orders/open-orders.repository.js';
@@ -67,6 +68,7 @@ const WRITERS = [
   FillProjector,
   NodeDirectoryIngestion,
   SimulatedExchangeIngestion,
+  CatchUpVacuum,
   HyperliquidApiIngestion,
   InfoStateUpdates,
 ];
