@@ -1,6 +1,5 @@
-import type Big from 'big.js';
 import type { SeededRandom } from './seeded-random.js';
-import { unitsToBig, unitsToDecimal } from './wire-format.js';
+import { unitsToDecimal } from './wire-format.js';
 
 export interface MarketSpec {
   coin: string;
@@ -27,9 +26,11 @@ export const MARKET_CATALOGUE: readonly MarketSpec[] = [
   { coin: 'ENA', pxDecimals: 5, szDecimals: 0, startTicks: 50_000 },
 ];
 
+/** The most size decimals of any market: PnL summed over a wallet's markets is kept at this many places plus the entry price's. */
+export const MAX_SZ_DECIMALS = Math.max(...MARKET_CATALOGUE.map((spec) => spec.szDecimals));
+
 export class Market {
   ticks: number;
-  private pxCache: { ticks: number; px: Big } | null = null;
   /** Hourly funding rate, a random walk of its own; a decimal string with 10 places like hl-node's. */
   fundingRateUnits = 0;
 
@@ -39,12 +40,6 @@ export class Market {
 
   get coin(): string {
     return this.spec.coin;
-  }
-
-  get px(): Big {
-    // Read for every position of a wallet whenever its equity is; the price moves once per block.
-    if (this.pxCache?.ticks !== this.ticks) this.pxCache = { ticks: this.ticks, px: unitsToBig(this.ticks, this.spec.pxDecimals) };
-    return this.pxCache.px;
   }
 
   /** Price as a float: for sizing decisions only, never written. */
