@@ -39,7 +39,7 @@ describe('fixed decimals against big.js', () => {
       const from = random.int(0, 22);
       const to = random.int(0, 12);
       // The result is in units of 10^-to; a zero big.js gives as "-0.00" is 0, which has no sign.
-      const expected = (rounding: number) => asBig(units, from).round(to, rounding).toFixed(to).replace(/^-(0\.?0*)$/, '$1');
+      const expected = (rounding: Big.RoundingMode) => asBig(units, from).round(to, rounding).toFixed(to).replace(/^-(0\.?0*)$/, '$1');
       expect([units, from, to, plainText(rescale(units, from, to), to)]).toEqual([units, from, to, expected(Big.roundHalfUp)]);
       expect(plainText(rescale(units, from, to, 'up'), to)).toBe(expected(Big.roundUp));
     }
