@@ -43,10 +43,10 @@ export async function simulatorBenchmark() {
     const used = process.cpuUsage(before);
     cpuMicros += used.user + used.system;
     lines += span.lines;
-    for (const { path, text } of span.files) {
+    for (const { path, bytes } of span.files) {
       let hash = files.get(path);
       if (!hash) files.set(path, (hash = createHash('sha256')));
-      hash.update(text);
+      hash.update(bytes);
     }
     states[until] = sha256(JSON.stringify(span.state));
     if ((until - START) % (6 * 3_600_000) === 0) progress(`${(until - START) / 3_600_000} h, ${(cpuMicros / 1e6).toFixed(1)} s CPU`);

@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { ExchangeState } from '../state/exchange-state.types.js';
 import { simulatorExchangeState } from '../state/simulator-state.source.js';
-import { hlNodeFilePath } from './hl-node-writer.js';
+import type { NodeStream } from '../node/node-block.types.js';
+import { hourlyFileName } from './hl-node-writer.js';
 import { HyperliquidSimulator } from './simulator.js';
 import type { SimulatorSettings } from './simulator.types.js';
 
@@ -10,8 +11,11 @@ const HOUR_MS = 3_600_000;
 /** The lines of a span of exchange time, joined per hourly file, and the books at its end when asked for. */
 export interface GeneratedSpan {
   untilMs: number;
-  /** Paths relative to the simulator directory, in the order their first line came. */
-  files: Array<{ path: string; text: string }>;
+  /**
+   * Paths relative to the simulator directory, in the order their first line came, and their lines as
+   * UTF-8: bytes move from a worker thread without a copy, and are appended as they are.
+   */
+  files: Array<{ path: string; bytes: Uint8Array }>;
   lines: number;
   state: ExchangeState | null;
 }
@@ -34,16 +38,33 @@ export interface SimulatorEngine {
  */
 export function generateSpan(simulator: HyperliquidSimulator, untilMs: number, withState: boolean): GeneratedSpan {
   const files = new Map<string, string[]>();
+  // The files of the hour being written, per stream: a path is only made when a file starts.
+  let hour = '';
+  let ofHour = new Map<NodeStream, string[]>();
   let lines = 0;
   for (const line of simulator.run(untilMs)) {
-    const path = hlNodeFilePath('', line.stream, line.blockTimeMs);
-    let batch = files.get(path);
-    if (!batch) files.set(path, (batch = []));
-    batch.push(`${line.line}\n`);
+    const name = hourlyFileName(line.blockTimeMs);
+    if (name !== hour) {
+      hour = name;
+      ofHour = new Map();
+    }
+    let batch = ofHour.get(line.stream);
+    if (!batch) {
+      ofHour.set(line.stream, (batch = []));
+      files.set(`${line.stream}/${name}`, batch);
+    }
+    batch.push(line.line);
     lines++;
   }
   const state = withState ? simulatorExchangeState(simulator) : null;
-  return { untilMs, files: [...files].map(([path, batch]) => ({ path, text: batch.join('') })), lines, state };
+  return { untilMs, files: [...files].map(([path, batch]) => ({ path, bytes: UTF8.encode(`${batch.join('\n')}\n`) })), lines, state };
+}
+
+const UTF8 = new TextEncoder();
+
+/** The span's file buffers, to be moved to the other thread rather than copied (each owns its whole buffer). */
+export function spanTransferList(span: GeneratedSpan): ArrayBuffer[] {
+  return span.files.filter((f) => f.bytes.byteLength === f.bytes.buffer.byteLength).map((f) => f.bytes.buffer as ArrayBuffer);
 }
 
 export function skipTo(simulator: HyperliquidSimulator, untilMs: number, onStep?: (nowMs: number) => void): void {
