@@ -5,6 +5,7 @@ import { opposite, type Side } from './side.js';
 import type { SeededRandom } from './seeded-random.js';
 import { MONEY_DP, type Wallet, type WalletBook } from './wallet-book.js';
 import { unitsToDecimal } from './wire-format.js';
+import { fillJson, type WireFill } from './wire-json.js';
 
 /** A fee rate of `units` × 10^-dp of the notional. */
 interface FeeRate {
@@ -59,12 +60,14 @@ export class TradeWriter {
       [t.taker, t.side, true, t.takerOid, takerFee, t.takerCloid],
       [t.maker, opposite(t.side), false, t.makerOid, makerFee, t.makerCloid],
     ];
+    const px = market.pxText(t.pxTicks);
+    const sz = unitsToDecimal(t.units, market.spec.szDecimals);
     for (const [wallet, side, crossed, oid, fee, cloid] of sides) {
       const effect = this.wallets.applyFill(wallet, market, side, t.pxTicks, t.units, fee);
-      const fill: Record<string, unknown> = {
+      const fill: WireFill = {
         coin: market.coin,
-        px: market.pxText(t.pxTicks),
-        sz: unitsToDecimal(t.units, market.spec.szDecimals),
+        px,
+        sz,
         side,
         time: this.clock(),
         startPosition: effect.startPosition,
@@ -75,16 +78,16 @@ export class TradeWriter {
         crossed,
         fee: hlDecimalOf(fee, MONEY_DP),
         tid,
+        feeToken: 'USDC',
+        twapId: crossed ? t.twapId : null,
       };
-      if (cloid !== null) fill['cloid'] = cloid;
-      if (t.liquidation !== null) fill['liquidation'] = t.liquidation;
-      fill['feeToken'] = 'USDC';
-      fill['twapId'] = crossed ? t.twapId : null;
+      if (cloid !== null) fill.cloid = cloid;
+      if (t.liquidation !== null) fill.liquidation = t.liquidation;
       if (crossed && t.builder !== null && builderFee !== null) {
-        fill['builder'] = t.builder;
-        fill['builderFee'] = hlDecimalOf(builderFee, MONEY_DP);
+        fill.builder = t.builder;
+        fill.builderFee = hlDecimalOf(builderFee, MONEY_DP);
       }
-      d.add('node_fills_by_block', [wallet.address, fill]);
+      d.addJson('node_fills_by_block', fillJson(wallet.address, fill));
     }
   }
 }
