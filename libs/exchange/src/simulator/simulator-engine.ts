@@ -4,6 +4,7 @@ import { simulatorExchangeState } from '../state/simulator-state.source.js';
 import type { NodeStream } from '../node/node-block.types.js';
 import { hourlyFileName } from './hl-node-writer.js';
 import { HyperliquidSimulator } from './simulator.js';
+import { Utf8Lines } from './utf8-lines.js';
 import type { SimulatorSettings } from './simulator.types.js';
 
 const HOUR_MS = 3_600_000;
@@ -37,10 +38,10 @@ export interface SimulatorEngine {
  * order), then the books at its end: the state is taken after the last line has been generated.
  */
 export function generateSpan(simulator: HyperliquidSimulator, untilMs: number, withState: boolean): GeneratedSpan {
-  const files = new Map<string, string[]>();
+  const files = new Map<string, Utf8Lines>();
   // The files of the hour being written, per stream: a path is only made when a file starts.
   let hour = '';
-  let ofHour = new Map<NodeStream, string[]>();
+  let ofHour = new Map<NodeStream, Utf8Lines>();
   let lines = 0;
   for (const line of simulator.run(untilMs)) {
     const name = hourlyFileName(line.blockTimeMs);
@@ -48,23 +49,21 @@ export function generateSpan(simulator: HyperliquidSimulator, untilMs: number, w
       hour = name;
       ofHour = new Map();
     }
-    let batch = ofHour.get(line.stream);
-    if (!batch) {
-      ofHour.set(line.stream, (batch = []));
-      files.set(`${line.stream}/${name}`, batch);
+    let file = ofHour.get(line.stream);
+    if (!file) {
+      ofHour.set(line.stream, (file = new Utf8Lines()));
+      files.set(`${line.stream}/${name}`, file);
     }
-    batch.push(line.line);
+    file.append(line.line);
     lines++;
   }
   const state = withState ? simulatorExchangeState(simulator) : null;
-  return { untilMs, files: [...files].map(([path, batch]) => ({ path, bytes: UTF8.encode(`${batch.join('\n')}\n`) })), lines, state };
+  return { untilMs, files: [...files].map(([path, file]) => ({ path, bytes: file.bytes() })), lines, state };
 }
 
-const UTF8 = new TextEncoder();
-
-/** The span's file buffers, to be moved to the other thread rather than copied (each owns its whole buffer). */
+/** The span's file buffers, to be moved to the other thread rather than copied (each file has its own). */
 export function spanTransferList(span: GeneratedSpan): ArrayBuffer[] {
-  return span.files.filter((f) => f.bytes.byteLength === f.bytes.buffer.byteLength).map((f) => f.bytes.buffer as ArrayBuffer);
+  return span.files.map((f) => f.bytes.buffer as ArrayBuffer);
 }
 
 export function skipTo(simulator: HyperliquidSimulator, untilMs: number, onStep?: (nowMs: number) => void): void {
