@@ -7,10 +7,11 @@ import { BENCH_DIR, progress } from '../support.js';
 /**
  * `npm run bench -- simulator`: CPU seconds the simulator takes to generate BENCH_SIMULATOR_HOURS hours
  * (default 48) with the default settings, in 15-minute spans with the books taken at each end, as the
- * first start asks for them. Its output is also checked byte for byte against a record made before any
- * speed-up (sha256 of every hourly file and of every span's state): the pin spec only covers 2h20, and
- * a rounding slip in the exact arithmetic may take days of trading to show. BENCH_SIMULATOR_RECORD=1
- * writes the record instead (only ever from a simulator whose output is known to be right).
+ * first start asks for them. Its output is also checked byte for byte against a record of 7 days made
+ * before any speed-up (sha256 of every hourly file and of every span's state; BENCH_SIMULATOR_HOURS=168
+ * checks all of it): the pin spec only covers 2h20, and a rounding slip in the exact arithmetic may take
+ * days of trading to show. BENCH_SIMULATOR_RECORD=1 writes the record instead (only ever from a
+ * simulator whose output is known to be right).
  */
 const HOURS = Number(process.env.BENCH_SIMULATOR_HOURS ?? 48);
 const RECORD = process.env.BENCH_SIMULATOR_RECORD === '1';

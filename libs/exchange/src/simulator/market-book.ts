@@ -1,3 +1,4 @@
+import { pow10 } from './fixed-decimal.js';
 import type { SeededRandom } from './seeded-random.js';
 import { unitsToDecimal } from './wire-format.js';
 
@@ -33,9 +34,15 @@ export class Market {
   ticks: number;
   /** Hourly funding rate, a random walk of its own; a decimal string with 10 places like hl-node's. */
   fundingRateUnits = 0;
+  // Read for every position whenever a wallet's equity is; the price moves once per block.
+  private exactPx = { ticks: Number.NaN, dp: Number.NaN, units: 0n };
+  private readonly ticksPerUnit: number;
+  private readonly unitsPerSize: number;
 
   constructor(readonly spec: MarketSpec) {
     this.ticks = spec.startTicks;
+    this.ticksPerUnit = 10 ** spec.pxDecimals;
+    this.unitsPerSize = 10 ** spec.szDecimals;
   }
 
   get coin(): string {
@@ -44,7 +51,15 @@ export class Market {
 
   /** Price as a float: for sizing decisions only, never written. */
   get pxNumber(): number {
-    return this.ticks / 10 ** this.spec.pxDecimals;
+    return this.ticks / this.ticksPerUnit;
+  }
+
+  /** The price now in units of 10^-dp (dp at least pxDecimals): exact. */
+  pxUnits(dp: number): bigint {
+    if (this.exactPx.ticks !== this.ticks || this.exactPx.dp !== dp) {
+      this.exactPx = { ticks: this.ticks, dp, units: BigInt(this.ticks) * pow10(dp - this.spec.pxDecimals) };
+    }
+    return this.exactPx.units;
   }
 
   pxText(ticks = this.ticks): string {
@@ -58,7 +73,7 @@ export class Market {
 
   /** Size units (10^-szDecimals) worth about `notional` USD; 0 if less than one unit. */
   unitsFor(notional: number): number {
-    return Math.max(0, Math.floor((notional / this.pxNumber) * 10 ** this.spec.szDecimals));
+    return Math.max(0, Math.floor((notional / this.pxNumber) * this.unitsPerSize));
   }
 }
 

@@ -303,7 +303,7 @@ function priceAtEntryDp(market: Market, ticks: number): bigint {
 
 /** size × (mark − entry), in units of 10^-(ENTRY_DP + szDecimals). */
 function positionPnl(p: SimPosition, market: Market): bigint {
-  return BigInt(p.units) * (priceAtEntryDp(market, market.ticks) - p.entryPx);
+  return BigInt(p.units) * (market.pxUnits(ENTRY_DP) - p.entryPx);
 }
 
 /**
