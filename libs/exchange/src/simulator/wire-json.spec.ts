@@ -1,26 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import type { WireOrder } from './order-event.js';
+import { MarketBook } from './market-book.js';
+import { OrderDesk } from './order-desk.js';
+import { SeededRandom } from './seeded-random.js';
 import { HyperliquidSimulator } from './simulator.js';
 import { fillJson, orderStatusJson, type WireFill } from './wire-json.js';
 
-const ORDER: WireOrder = {
-  coin: 'xyz:TSLA',
-  side: 'B',
-  limitPx: '420.5',
-  sz: '0.013',
-  oid: 300_000_000_123,
-  timestamp: 1_763_449_200_123,
-  triggerCondition: 'N/A',
-  isTrigger: false,
-  triggerPx: '0.0',
-  children: [],
-  isPositionTpsl: false,
-  reduceOnly: false,
-  orderType: 'Limit',
-  origSz: '0.02',
-  tif: 'Alo',
-  cloid: '0x0123456789abcdef0123456789abcdef',
-};
+// An order as the simulator places it (keys in its order), partly filled.
+const TSLA = new MarketBook(3).get('xyz:TSLA');
+const ORDER: WireOrder = { ...new OrderDesk(new SeededRandom(1), () => 1_763_449_200_123).limitOrder(TSLA, 'B', 42_050, 20, 'Alo', '0x0123456789abcdef'), sz: '0.013' };
 
 const FILL: WireFill = {
   coin: 'BTC',

@@ -1,3 +1,4 @@
+import type { Fill, FillLiquidation } from '../fills/fill.types.js';
 import type { WireBuilder, WireOrder } from './order-event.js';
 
 /**
@@ -7,27 +8,14 @@ import type { WireBuilder, WireOrder } from './order-event.js';
  * needs escaping; wire-json.spec holds these to JSON.stringify.
  */
 
-export interface WireFill {
-  coin: string;
-  px: string;
-  sz: string;
-  side: string;
-  time: number;
-  startPosition: string;
-  dir: string;
-  closedPnl: string;
-  hash: string;
-  oid: number;
-  crossed: boolean;
-  fee: string;
-  tid: number;
+/** A fill as the simulator writes it: the parser's Fill, with the keys it leaves out absent rather than null. */
+export type WireFill = Omit<Fill, 'cloid' | 'feeToken' | 'builder' | 'builderFee' | 'liquidation'> & {
   cloid?: string;
-  liquidation?: { liquidatedUser: string; markPx: string; method: string };
+  liquidation?: FillLiquidation;
   feeToken: string;
-  twapId: number | null;
   builder?: string;
   builderFee?: string;
-}
+};
 
 const text = (value: string | null) => (value === null ? 'null' : `"${value}"`);
 
