@@ -22,7 +22,7 @@ export interface SimPosition {
   entryPx: bigint;
   /** Funding received (+) or paid (-) since the position opened, in 10^-MONEY_DP; a flip starts it again. */
   funding: bigint;
-  /** |szi| and entryPx as floats, kept with them: for sizing and liquidation decisions only, never written. */
+  /** |units| as a size and entryPx, as floats kept with them: for sizing and liquidation decisions only, never written. */
   size: number;
   entry: number;
 }
