@@ -6,6 +6,7 @@ import { fillsIngestBenchmark } from './benchmarks/fills-ingest.bench.js';
 import { firstStartBenchmark } from './benchmarks/first-start.bench.js';
 import { orderSnapshotsBenchmark } from './benchmarks/order-snapshots.bench.js';
 import { segmentsBenchmark } from './benchmarks/segments.bench.js';
+import { simulatorBenchmark } from './benchmarks/simulator.bench.js';
 import { stateUpdateBenchmark } from './benchmarks/state-update.bench.js';
 import { printTable, writeResult } from './support.js';
 
@@ -19,6 +20,7 @@ const BENCHMARKS: Record<string, () => Promise<{ name: string; table: Array<Reco
   analytics: analyticsBenchmark,
   'alerts-dispatch': alertsDispatchBenchmark,
   'alerts-matcher': alertsMatcherBenchmark,
+  simulator: simulatorBenchmark,
 };
 
 const wanted = process.argv.slice(2);

@@ -9,9 +9,9 @@ const STREAM_ORDER: readonly NodeStream[] = [
   'misc_events_by_block',
 ];
 
-/** The events of one block, collected per stream; streams with no event get no line, as on a real node. */
+/** The events of one block, collected per stream as JSON; streams with no event get no line, as on a real node. */
 export class BlockDraft {
-  private readonly events = new Map<NodeStream, unknown[]>();
+  private readonly events = new Map<NodeStream, string[]>();
 
   constructor(
     readonly blockNumber: number,
@@ -22,22 +22,28 @@ export class BlockDraft {
   ) {}
 
   add(stream: NodeStream, event: unknown): void {
+    this.addJson(stream, JSON.stringify(event));
+  }
+
+  /** An event already written as JSON (wire-json.ts), as JSON.stringify would write it. */
+  addJson(stream: NodeStream, json: string): void {
     let list = this.events.get(stream);
     if (!list) this.events.set(stream, (list = []));
-    list.push(event);
+    list.push(json);
   }
 
   get isEmpty(): boolean {
     return this.events.size === 0;
   }
 
+  /** Each stream's line: what JSON.stringify gives for { local_time, block_time, block_number, events }. */
   lines(): SimLine[] {
     const out: SimLine[] = [];
     for (const stream of STREAM_ORDER) {
       const events = this.events.get(stream);
       if (!events) continue;
-      const block = { local_time: this.localTime, block_time: this.time, block_number: this.blockNumber, events };
-      out.push({ stream, line: JSON.stringify(block), blockTime: this.time, blockTimeMs: this.timeMs, blockNumber: this.blockNumber });
+      const line = `{"local_time":"${this.localTime}","block_time":"${this.time}","block_number":${this.blockNumber},"events":[${events.join(',')}]}`;
+      out.push({ stream, line, blockTime: this.time, blockTimeMs: this.timeMs, blockNumber: this.blockNumber });
     }
     return out;
   }

@@ -18,6 +18,8 @@ describe('hl-node writer', () => {
     expect(hlNodeFilePath('/d', 'node_fills_by_block', Date.UTC(2026, 5, 28, 8, 43))).toBe('/d/node_fills_by_block/hourly/20260628/8');
     expect(hlNodeFilePath('/d', 'misc_events_by_block', Date.UTC(2026, 5, 28, 13, 0))).toBe('/d/misc_events_by_block/hourly/20260628/13');
     expect(hlNodeFilePath('/d', 'misc_events_by_block', Date.UTC(2026, 5, 29, 0, 0))).toBe('/d/misc_events_by_block/hourly/20260629/0');
+    expect(hlNodeFilePath('', 'misc_events_by_block', Date.UTC(2026, 5, 29, 0, 59, 59, 999))).toBe('misc_events_by_block/hourly/20260629/0');
+    expect(hlNodeFilePath('/d', 'misc_events_by_block', Date.UTC(2026, 5, 28, 23, 59, 59, 999))).toBe('/d/misc_events_by_block/hourly/20260628/23');
   });
 
   it('appends each line with a trailing newline to its hourly file, in order', async () => {

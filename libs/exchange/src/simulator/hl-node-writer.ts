@@ -2,11 +2,23 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SimLine } from './simulator.types.js';
 
-/** `<dir>/<stream>/hourly/YYYYMMDD/H` for a block time: UTC date, hour without a leading zero, as hl-node names its files. */
+const HOUR_MS = 3_600_000;
+// Asked for every line written, and the lines of an hour come together.
+let lastHour = { hour: Number.NaN, name: '' };
+
+/** `hourly/YYYYMMDD/H` for a block time: UTC date, hour without a leading zero, as hl-node names its files. */
+export function hourlyFileName(blockTimeMs: number): string {
+  const hour = Math.floor(blockTimeMs / HOUR_MS);
+  if (hour !== lastHour.hour) {
+    const start = new Date(hour * HOUR_MS);
+    lastHour = { hour, name: `hourly/${start.toISOString().slice(0, 10).replaceAll('-', '')}/${start.getUTCHours()}` };
+  }
+  return lastHour.name;
+}
+
+/** `<dir>/<stream>/hourly/YYYYMMDD/H` for a block time. */
 export function hlNodeFilePath(dir: string, stream: string, blockTimeMs: number): string {
-  const iso = new Date(blockTimeMs).toISOString();
-  const day = iso.slice(0, 10).replaceAll('-', '');
-  return join(dir, stream, 'hourly', day, String(new Date(blockTimeMs).getUTCHours()));
+  return join(dir, stream, hourlyFileName(blockTimeMs));
 }
 
 /**

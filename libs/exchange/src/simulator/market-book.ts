@@ -1,6 +1,6 @@
-import type Big from 'big.js';
+import { pow10 } from './fixed-decimal.js';
 import type { SeededRandom } from './seeded-random.js';
-import { unitsToBig, unitsToDecimal } from './wire-format.js';
+import { unitsToDecimal } from './wire-format.js';
 
 export interface MarketSpec {
   coin: string;
@@ -27,29 +27,39 @@ export const MARKET_CATALOGUE: readonly MarketSpec[] = [
   { coin: 'ENA', pxDecimals: 5, szDecimals: 0, startTicks: 50_000 },
 ];
 
+/** The most size decimals of any market: PnL summed over a wallet's markets is kept at this many places plus the entry price's. */
+export const MAX_SZ_DECIMALS = Math.max(...MARKET_CATALOGUE.map((spec) => spec.szDecimals));
+
 export class Market {
   ticks: number;
-  private pxCache: { ticks: number; px: Big } | null = null;
   /** Hourly funding rate, a random walk of its own; a decimal string with 10 places like hl-node's. */
   fundingRateUnits = 0;
+  // Read for every position whenever a wallet's equity is; the price moves once per block.
+  private exactPx = { ticks: Number.NaN, dp: Number.NaN, units: 0n };
+  private readonly ticksPerUnit: number;
+  private readonly unitsPerSize: number;
 
   constructor(readonly spec: MarketSpec) {
     this.ticks = spec.startTicks;
+    this.ticksPerUnit = 10 ** spec.pxDecimals;
+    this.unitsPerSize = 10 ** spec.szDecimals;
   }
 
   get coin(): string {
     return this.spec.coin;
   }
 
-  get px(): Big {
-    // Read for every position of a wallet whenever its equity is; the price moves once per block.
-    if (this.pxCache?.ticks !== this.ticks) this.pxCache = { ticks: this.ticks, px: unitsToBig(this.ticks, this.spec.pxDecimals) };
-    return this.pxCache.px;
-  }
-
   /** Price as a float: for sizing decisions only, never written. */
   get pxNumber(): number {
-    return this.ticks / 10 ** this.spec.pxDecimals;
+    return this.ticks / this.ticksPerUnit;
+  }
+
+  /** The price now in units of 10^-dp (dp at least pxDecimals): exact. */
+  pxUnits(dp: number): bigint {
+    if (this.exactPx.ticks !== this.ticks || this.exactPx.dp !== dp) {
+      this.exactPx = { ticks: this.ticks, dp, units: BigInt(this.ticks) * pow10(dp - this.spec.pxDecimals) };
+    }
+    return this.exactPx.units;
   }
 
   pxText(ticks = this.ticks): string {
@@ -63,7 +73,7 @@ export class Market {
 
   /** Size units (10^-szDecimals) worth about `notional` USD; 0 if less than one unit. */
   unitsFor(notional: number): number {
-    return Math.max(0, Math.floor((notional / this.pxNumber) * 10 ** this.spec.szDecimals));
+    return Math.max(0, Math.floor((notional / this.pxNumber) * this.unitsPerSize));
   }
 }
 

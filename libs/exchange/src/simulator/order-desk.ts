@@ -1,10 +1,11 @@
 import type { BlockDraft } from './block-draft.js';
 import type { Market } from './market-book.js';
-import { orderStatusEvent, withRemaining, type WireBuilder, type WireOrder } from './order-event.js';
+import { withRemaining, type WireBuilder, type WireOrder } from './order-event.js';
 import type { Side } from './side.js';
 import type { SeededRandom } from './seeded-random.js';
 import type { Wallet } from './wallet-book.js';
 import { unitsToDecimal } from './wire-format.js';
+import { orderStatusJson } from './wire-json.js';
 
 /** Order ids, transaction hashes and the order statuses every part of the simulator writes. */
 export class OrderDesk {
@@ -50,7 +51,7 @@ export class OrderDesk {
   }
 
   status(d: BlockDraft, wallet: Wallet, hash: string | null, builder: WireBuilder | null, status: string, order: WireOrder): void {
-    d.add('node_order_statuses_by_block', orderStatusEvent(d.time, wallet.address, hash, builder, status, order));
+    d.addJson('node_order_statuses_by_block', orderStatusJson(d.time, wallet.address, hash, builder, status, order));
   }
 }
 

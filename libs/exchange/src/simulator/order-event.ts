@@ -26,17 +26,6 @@ export interface WireBuilder {
   f: number;
 }
 
-export function orderStatusEvent(
-  time: string,
-  user: string,
-  hash: string | null,
-  builder: WireBuilder | null,
-  status: string,
-  order: WireOrder,
-): Record<string, unknown> {
-  return { time, user, hash, builder, status, order };
-}
-
 /** The same order with `sz` left; origSz stays what was placed. */
 export function withRemaining(order: WireOrder, sz: string): WireOrder {
   return { ...order, sz };

@@ -21,4 +21,14 @@ describe('SeededRandom', () => {
     }
     expect(r.hex(40)).toMatch(/^[0-9a-f]{40}$/);
   });
+
+  it('draws hex four digits a draw, as a padded base-16 number', () => {
+    const hex = new SeededRandom(3);
+    const draws = new SeededRandom(3);
+    for (const digits of [40, 64, 32, 6, 1]) {
+      let expected = '';
+      while (expected.length < digits) expected += Math.floor(draws.next() * 65536).toString(16).padStart(4, '0');
+      expect(hex.hex(digits)).toBe(expected.slice(0, digits));
+    }
+  });
 });

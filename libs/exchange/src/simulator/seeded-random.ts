@@ -1,3 +1,6 @@
+// Hashes and addresses are drawn for most events: two table lookups per draw rather than toString(16).
+const HEX_PAIRS = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 /** [low, high, weight] ranges: one is drawn by weight (the weights add up to 1), then a value uniformly inside it. */
 export type Ranges = readonly (readonly [low: number, high: number, weight: number])[];
 
@@ -56,10 +59,13 @@ export class SeededRandom {
     return (this.next() + this.next() + this.next() + this.next() - 2) * Math.sqrt(3);
   }
 
-  /** `digits` lowercase hex digits. */
+  /** `digits` lowercase hex digits, four per draw. */
   hex(digits: number): string {
     let out = '';
-    while (out.length < digits) out += (Math.floor(this.next() * 65536) + 65536).toString(16).slice(1);
-    return out.slice(0, digits);
+    while (out.length < digits) {
+      const draw = Math.floor(this.next() * 65536);
+      out += HEX_PAIRS[draw >> 8]! + HEX_PAIRS[draw & 255]!;
+    }
+    return out.length === digits ? out : out.slice(0, digits);
   }
 }

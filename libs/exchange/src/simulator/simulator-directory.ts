@@ -124,10 +124,10 @@ export class SimulatorDirectory {
    * ignored.
    */
   async write(span: GeneratedSpan): Promise<number> {
-    for (const { path, text } of span.files) {
+    for (const { path, bytes } of span.files) {
       const file = join(this.dir, path);
       await mkdir(dirname(file), { recursive: true });
-      await appendFile(file, text);
+      await appendFile(file, bytes);
     }
     this.manifest = { ...this.manifest, writtenUntilMs: span.untilMs };
     await writeManifest(this.dir, this.manifest);

@@ -1,8 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import type { ExchangeState } from '../state/exchange-state.types.js';
 import { simulatorExchangeState } from '../state/simulator-state.source.js';
-import { hlNodeFilePath } from './hl-node-writer.js';
+import type { NodeStream } from '../node/node-block.types.js';
+import { hourlyFileName } from './hl-node-writer.js';
 import { HyperliquidSimulator } from './simulator.js';
+import { Utf8Lines } from './utf8-lines.js';
 import type { SimulatorSettings } from './simulator.types.js';
 
 const HOUR_MS = 3_600_000;
@@ -10,8 +12,11 @@ const HOUR_MS = 3_600_000;
 /** The lines of a span of exchange time, joined per hourly file, and the books at its end when asked for. */
 export interface GeneratedSpan {
   untilMs: number;
-  /** Paths relative to the simulator directory, in the order their first line came. */
-  files: Array<{ path: string; text: string }>;
+  /**
+   * Paths relative to the simulator directory, in the order their first line came, and their lines as
+   * UTF-8: bytes move from a worker thread without a copy, and are appended as they are.
+   */
+  files: Array<{ path: string; bytes: Uint8Array }>;
   lines: number;
   state: ExchangeState | null;
 }
@@ -33,17 +38,32 @@ export interface SimulatorEngine {
  * order), then the books at its end: the state is taken after the last line has been generated.
  */
 export function generateSpan(simulator: HyperliquidSimulator, untilMs: number, withState: boolean): GeneratedSpan {
-  const files = new Map<string, string[]>();
+  const files = new Map<string, Utf8Lines>();
+  // The files of the hour being written, per stream: a path is only made when a file starts.
+  let hour = '';
+  let ofHour = new Map<NodeStream, Utf8Lines>();
   let lines = 0;
   for (const line of simulator.run(untilMs)) {
-    const path = hlNodeFilePath('', line.stream, line.blockTimeMs);
-    let batch = files.get(path);
-    if (!batch) files.set(path, (batch = []));
-    batch.push(`${line.line}\n`);
+    const name = hourlyFileName(line.blockTimeMs);
+    if (name !== hour) {
+      hour = name;
+      ofHour = new Map();
+    }
+    let file = ofHour.get(line.stream);
+    if (!file) {
+      ofHour.set(line.stream, (file = new Utf8Lines()));
+      files.set(`${line.stream}/${name}`, file);
+    }
+    file.append(line.line);
     lines++;
   }
   const state = withState ? simulatorExchangeState(simulator) : null;
-  return { untilMs, files: [...files].map(([path, batch]) => ({ path, text: batch.join('') })), lines, state };
+  return { untilMs, files: [...files].map(([path, file]) => ({ path, bytes: file.bytes() })), lines, state };
+}
+
+/** The span's file buffers, to be moved to the other thread rather than copied (each file has its own). */
+export function spanTransferList(span: GeneratedSpan): ArrayBuffer[] {
+  return span.files.map((f) => f.bytes.buffer as ArrayBuffer);
 }
 
 export function skipTo(simulator: HyperliquidSimulator, untilMs: number, onStep?: (nowMs: number) => void): void {

@@ -1,5 +1,5 @@
-import Big from 'big.js';
 import { BlockDraft } from './block-draft.js';
+import { hlDecimalOf, pow10, rescale } from './fixed-decimal.js';
 import { ladderLevels, MarketMakers } from './market-maker.js';
 import { MarketBook, type Market } from './market-book.js';
 import { leftOf, OrderDesk } from './order-desk.js';
@@ -11,14 +11,16 @@ import { SeededRandom, type Ranges } from './seeded-random.js';
 import { DEFAULT_BOOK_ORDERS, type SimLine, type SimulatorSettings } from './simulator.types.js';
 import { BUILDER_FEE_TENTHS_BP, TradeWriter } from './trade-writer.js';
 import { UserLimitOrders } from './user-limit-orders.js';
-import { WalletBook, type Wallet, type WalletSnapshot } from './wallet-book.js';
-import { hlDecimal, nodeTime, unitsToBig, unitsToDecimal, ZERO_HASH } from './wire-format.js';
+import { MONEY_DP, PNL_DP, WalletBook, type Wallet, type WalletSnapshot } from './wallet-book.js';
+import { nodeTime, unitsToDecimal, ZERO_HASH } from './wire-format.js';
 
 const TWAP_SLICE_MS = 30_000;
 const HOUR_MS = 3_600_000;
 // Fixed rotation rather than a draw, so any run with a handful of TWAPs shows every ending.
 const TWAP_ENDINGS = ['finished', 'terminated', 'finished', 'error', 'finished', 'terminated', 'error'] as const;
 const TRIGGER_TYPES = ['Stop Market', 'Stop Limit', 'Take Profit Market', 'Take Profit Limit'] as const;
+/** Places of a funding rate, as hl-node writes them. */
+const FUNDING_RATE_DP = 10;
 
 /**
  * USD the in-block maker quote at the touch offers a market order before the resting orders behind it
@@ -50,7 +52,8 @@ interface ActiveTwap {
   ending: (typeof TWAP_ENDINGS)[number];
   slicesDone: number;
   executedUnits: number;
-  executedNtl: Big;
+  /** In units of 10^-(pxDecimals + szDecimals) of the market: exact. */
+  executedNtl: bigint;
   nextSliceMs: number;
 }
 
@@ -207,13 +210,13 @@ export class HyperliquidSimulator {
   /** Size units of a wallet's open position in a market (0 if flat). */
   private positionUnits(wallet: Wallet, market: Market): number {
     const position = wallet.positions.get(market.coin);
-    return position ? position.szi.times(new Big(10).pow(market.spec.szDecimals)).toNumber() : 0;
+    return position ? position.units : 0;
   }
 
   /** How many units a taker trade would be, or 0: reduce or flip an open position, or open within the wallet's leverage. */
   private takerSize(wallet: Wallet, market: Market): { side: Side; units: number } {
     const held = this.positionUnits(wallet, market);
-    const equity = this.wallets.equity(wallet).toNumber();
+    const equity = this.wallets.equityNumber(wallet);
     if (held !== 0 && this.random.chance(0.45)) {
       const fraction = this.random.pick([0.25, 0.5, 1, 1, 1.5]);
       return { side: held > 0 ? 'A' : 'B', units: Math.max(1, Math.round(Math.abs(held) * fraction)) };
@@ -249,7 +252,7 @@ export class HyperliquidSimulator {
 
   /** An order far beyond the wallet's margin: hl-node reports it with a rejection status and no fill. */
   private rejectedOrder(d: BlockDraft, wallet: Wallet, market: Market): void {
-    const equity = Math.max(1000, this.wallets.equity(wallet).toNumber());
+    const equity = Math.max(1000, this.wallets.equityNumber(wallet));
     const units = Math.max(1, market.unitsFor(equity * 60));
     const side: Side = this.random.chance(0.5) ? 'B' : 'A';
     const order = this.desk.limitOrder(market, side, market.ticksAt(side === 'B' ? 0.001 : -0.001), units, 'Gtc', this.desk.cloid(0.3));
@@ -328,18 +331,19 @@ export class HyperliquidSimulator {
       const px = market.pxNumber;
       const bounds = this.wallets.liquidationBounds(market.coin);
       if (px > bounds.longMax && px < bounds.shortMin) continue;
-      // Most holders are far from liquidation: compare floats first, touch Big only for the few that cross.
+      // Most holders are far from liquidation: compare floats first, exact values only for the few that cross.
       const crossed = [...(this.wallets.holders.get(market.coin) ?? [])].filter((w) => {
         const liqPx = w.liquidationPx.get(market.coin);
         if (liqPx === undefined || w === liquidator) return false;
-        return w.positions.get(market.coin)!.szi.s > 0 ? px <= liqPx : px >= liqPx;
+        return w.positions.get(market.coin)!.units > 0 ? px <= liqPx : px >= liqPx;
       });
       for (const victim of crossed) {
         const held = this.positionUnits(victim, market);
         const markPx = market.pxText();
-        const accountValue = hlDecimal(this.wallets.equity(victim), 6);
-        const szi = hlDecimal(victim.positions.get(market.coin)!.szi, market.spec.szDecimals);
-        const ntl = hlDecimal(unitsToBig(Math.abs(held), market.spec.szDecimals).times(market.px), 6);
+        const { szDecimals, pxDecimals } = market.spec;
+        const accountValue = hlDecimalOf(this.wallets.equity(victim), PNL_DP, MONEY_DP);
+        const szi = unitsToDecimal(held, szDecimals);
+        const ntl = hlDecimalOf(BigInt(Math.abs(held)) * BigInt(market.ticks), szDecimals + pxDecimals, MONEY_DP);
         this.matcher.quoted(d, liquidator, {
           taker: victim,
           market,
@@ -373,7 +377,7 @@ export class HyperliquidSimulator {
       side: t.side,
       sz: unitsToDecimal(t.totalUnits, spec.szDecimals),
       executedSz: unitsToDecimal(t.executedUnits, spec.szDecimals),
-      executedNtl: hlDecimal(t.executedNtl, 6),
+      executedNtl: hlDecimalOf(t.executedNtl, spec.pxDecimals + spec.szDecimals, MONEY_DP),
       minutes: t.minutes,
       reduceOnly: false,
       randomize: t.randomize,
@@ -403,7 +407,7 @@ export class HyperliquidSimulator {
       ending,
       slicesDone: 0,
       executedUnits: 0,
-      executedNtl: new Big(0),
+      executedNtl: 0n,
       nextSliceMs: this.clockMs + TWAP_SLICE_MS,
     };
     this.twaps.push(twap);
@@ -436,8 +440,7 @@ export class HyperliquidSimulator {
       });
       t.slicesDone++;
       t.executedUnits += t.sliceUnits;
-      const { pxDecimals, szDecimals } = t.market.spec;
-      for (const e of executions) t.executedNtl = t.executedNtl.plus(unitsToBig(e.pxTicks, pxDecimals).times(unitsToBig(e.units, szDecimals)));
+      for (const e of executions) t.executedNtl += BigInt(e.pxTicks) * BigInt(e.units);
       t.nextSliceMs += TWAP_SLICE_MS;
       if (t.slicesDone < t.stopAfter) {
         i++;
@@ -461,38 +464,39 @@ export class HyperliquidSimulator {
 
   private deposit(d: BlockDraft, wallet: Wallet): void {
     const cents = this.cents(wallet.profile.targetEquity * this.random.between(0.002, 0.02));
-    wallet.cash = wallet.cash.plus(unitsToBig(cents, 2));
+    wallet.cash += BigInt(cents) * pow10(MONEY_DP - 2);
     this.wallets.refreshLiquidationPrices(wallet);
     d.add('misc_events_by_block', this.miscEvent(d, { LedgerUpdate: { users: [wallet.address], delta: { type: 'deposit', usdc: unitsToDecimal(cents, 2) } } }));
   }
 
   /** The fee is inside `usdc`: the perp balance drops by `usdc`, the user receives usdc - fee. */
   private withdraw(d: BlockDraft, wallet: Wallet): void {
-    const equity = this.wallets.equity(wallet).toNumber();
+    const equity = this.wallets.equityNumber(wallet);
     const free = equity - this.wallets.notional(wallet) / 20;
     if (free < 50) return;
     const cents = this.cents(Math.min(free, wallet.profile.targetEquity) * this.random.between(0.002, 0.02));
     if (cents <= 100) return;
-    wallet.cash = wallet.cash.minus(unitsToBig(cents, 2));
+    wallet.cash -= BigInt(cents) * pow10(MONEY_DP - 2);
     this.wallets.refreshLiquidationPrices(wallet);
     const delta = { type: 'withdraw', usdc: unitsToDecimal(cents, 2), nonce: this.nextNonce(), fee: '1.0' };
     d.add('misc_events_by_block', this.miscEvent(d, { LedgerUpdate: { users: [wallet.address], delta } }));
   }
 
-  private hypePrice(): Big {
+  /** HYPE's price in units of 10^-dp. */
+  private hypePrice(): { ticks: number; dp: number } {
     const hype = this.markets.markets.find((m) => m.coin === 'HYPE');
-    return hype ? hype.px : new Big(38);
+    return hype ? { ticks: hype.ticks, dp: hype.spec.pxDecimals } : { ticks: 38, dp: 0 };
   }
 
   /** A spot HYPE send between two wallets, shaped like the recorded `send` delta. */
   private sendHype(d: BlockDraft, wallet: Wallet): void {
-    const cents = Math.floor(wallet.spotHype.times(100).toNumber() * this.random.between(0.05, 0.5));
+    const cents = Math.floor(wallet.spotHypeCents * this.random.between(0.05, 0.5));
     if (cents < 1) return;
     let destination = this.random.pick(this.wallets.traders);
     if (destination === wallet) destination = this.wallets.traders[(this.wallets.traders.indexOf(wallet) + 1) % this.wallets.traders.length]!;
-    const amount = unitsToBig(cents, 2);
-    wallet.spotHype = wallet.spotHype.minus(amount);
-    destination.spotHype = destination.spotHype.plus(amount);
+    wallet.spotHypeCents -= cents;
+    destination.spotHypeCents += cents;
+    const hype = this.hypePrice();
     const delta = {
       type: 'send',
       user: wallet.address,
@@ -500,8 +504,8 @@ export class HyperliquidSimulator {
       sourceDex: 'spot',
       destinationDex: 'spot',
       token: 'HYPE',
-      amount: hlDecimal(amount, 8),
-      usdcValue: hlDecimal(amount.times(this.hypePrice()), 6),
+      amount: unitsToDecimal(cents, 2),
+      usdcValue: hlDecimalOf(BigInt(cents) * BigInt(hype.ticks), 2 + hype.dp, MONEY_DP),
       fee: '0.0',
       nativeTokenFee: '0.0',
       nonce: this.nextNonce(),
@@ -512,12 +516,11 @@ export class HyperliquidSimulator {
 
   /** Spot HYPE into staking (CDeposit) and delegated to a validator in the same transaction. */
   private stake(d: BlockDraft, wallet: Wallet): void {
-    const cents = Math.floor(wallet.spotHype.times(100).toNumber() * this.random.between(0.1, 0.5));
+    const cents = Math.floor(wallet.spotHypeCents * this.random.between(0.1, 0.5));
     if (cents < 1) return;
-    const amount = unitsToBig(cents, 2);
-    wallet.spotHype = wallet.spotHype.minus(amount);
-    wallet.stakedHype = wallet.stakedHype.plus(amount);
-    const text = hlDecimal(amount, 8);
+    wallet.spotHypeCents -= cents;
+    wallet.stakedHypeCents += cents;
+    const text = unitsToDecimal(cents, 2);
     const hash = this.hash();
     d.add('misc_events_by_block', this.miscEvent(d, { CDeposit: { user: wallet.address, amount: text } }, hash));
     const validator = this.random.pick(this.validators);
@@ -526,12 +529,11 @@ export class HyperliquidSimulator {
 
   /** Undelegate and withdraw from staking; the 7-day unstaking queue is not modelled: the HYPE is back in spot at once. */
   private unstake(d: BlockDraft, wallet: Wallet): void {
-    const cents = Math.floor(wallet.stakedHype.times(100).toNumber() * this.random.between(0.1, 0.5));
+    const cents = Math.floor(wallet.stakedHypeCents * this.random.between(0.1, 0.5));
     if (cents < 1) return;
-    const amount = unitsToBig(cents, 2);
-    wallet.stakedHype = wallet.stakedHype.minus(amount);
-    wallet.spotHype = wallet.spotHype.plus(amount);
-    const text = hlDecimal(amount, 8);
+    wallet.stakedHypeCents -= cents;
+    wallet.spotHypeCents += cents;
+    const text = unitsToDecimal(cents, 2);
     const hash = this.hash();
     const validator = this.random.pick(this.validators);
     d.add('misc_events_by_block', this.miscEvent(d, { Delegation: { user: wallet.address, validator, amount: text, is_undelegate: true } }, hash));
@@ -542,19 +544,21 @@ export class HyperliquidSimulator {
   private funding(d: BlockDraft): void {
     const deltas: Record<string, string>[] = [];
     for (const market of this.markets.markets) {
-      const rate = unitsToBig(market.fundingRateUnits, 10);
+      const { szDecimals, pxDecimals } = market.spec;
+      const ratePerUnit = BigInt(market.fundingRateUnits) * BigInt(market.ticks);
       for (const wallet of this.wallets.holders.get(market.coin) ?? []) {
         const position = wallet.positions.get(market.coin)!;
-        const amount = position.szi.times(market.px).times(rate).neg().round(6, Big.roundHalfUp);
-        wallet.cash = wallet.cash.plus(amount);
-        wallet.funding = wallet.funding.plus(amount);
-        position.funding = position.funding.plus(amount);
+        // size × price × rate, exact, then rounded: what the position receives.
+        const amount = -rescale(BigInt(position.units) * ratePerUnit, szDecimals + pxDecimals + FUNDING_RATE_DP, MONEY_DP);
+        wallet.cash += amount;
+        wallet.funding += amount;
+        position.funding += amount;
         deltas.push({
           user: wallet.address,
           coin: market.coin,
-          funding_amount: hlDecimal(amount, 6),
-          szi: hlDecimal(position.szi, market.spec.szDecimals),
-          funding_rate: hlDecimal(rate, 10),
+          funding_amount: hlDecimalOf(amount, MONEY_DP),
+          szi: unitsToDecimal(position.units, szDecimals),
+          funding_rate: unitsToDecimal(market.fundingRateUnits, FUNDING_RATE_DP),
         });
       }
     }

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { generateSpan, skipTo, type EngineAnswer, type EngineRequest } from './simulator-engine.js';
+import { generateSpan, skipTo, spanTransferList, type EngineAnswer, type EngineRequest } from './simulator-engine.js';
 import { HyperliquidSimulator } from './simulator.js';
 import type { SimulatorSettings } from './simulator.types.js';
 
@@ -14,7 +14,8 @@ port.on('message', (request: EngineRequest) => {
       skipTo(simulator, request.untilMs, (nowMs) => answer({ id: request.id, kind: 'step', nowMs }));
       answer({ id: request.id, kind: 'done' });
     } else {
-      answer({ id: request.id, kind: 'done', span: generateSpan(simulator, request.untilMs, request.withState) });
+      const span = generateSpan(simulator, request.untilMs, request.withState);
+      port.postMessage({ id: request.id, kind: 'done', span } satisfies EngineAnswer, spanTransferList(span));
     }
   } catch (error) {
     answer({ id: request.id, kind: 'failed', message: (error as Error).message });

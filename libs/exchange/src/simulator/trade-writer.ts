@@ -1,14 +1,21 @@
-import Big from 'big.js';
 import type { BlockDraft } from './block-draft.js';
+import { hlDecimalOf, rescale, type Rounding } from './fixed-decimal.js';
 import type { Market } from './market-book.js';
 import { opposite, type Side } from './side.js';
 import type { SeededRandom } from './seeded-random.js';
-import type { Wallet, WalletBook } from './wallet-book.js';
-import { hlDecimal, unitsToBig, unitsToDecimal } from './wire-format.js';
+import { MONEY_DP, type Wallet, type WalletBook } from './wallet-book.js';
+import { unitsToDecimal } from './wire-format.js';
+import { fillJson, type WireFill } from './wire-json.js';
 
-const TAKER_FEE = new Big('0.00045');
-const MAKER_REBATE = new Big('0.00002');
-const BUILDER_FEE = new Big('0.0001');
+/** A fee rate of `units` × 10^-dp of the notional. */
+interface FeeRate {
+  units: bigint;
+  dp: number;
+}
+
+const TAKER_FEE: FeeRate = { units: 45n, dp: 5 };
+const MAKER_REBATE: FeeRate = { units: 2n, dp: 5 };
+const BUILDER_FEE: FeeRate = { units: 1n, dp: 4 };
 export const BUILDER_FEE_TENTHS_BP = 10;
 
 export interface TradeRequest {
@@ -41,23 +48,26 @@ export class TradeWriter {
 
   trade(d: BlockDraft, t: TradeRequest): void {
     const { market } = t;
-    const px = unitsToBig(t.pxTicks, market.spec.pxDecimals);
-    const sz = unitsToBig(t.units, market.spec.szDecimals);
-    const notional = px.times(sz);
-    const builderFee = t.builder === null ? null : notional.times(BUILDER_FEE).round(6, Big.roundUp);
-    const takerFee = notional.times(TAKER_FEE).round(6, Big.roundHalfUp).plus(builderFee ?? 0);
-    const makerFee = notional.times(MAKER_REBATE).round(6, Big.roundHalfUp).neg();
+    // The notional in units of 10^-(pxDecimals + szDecimals): exact, as every fee is taken from it.
+    const notional = BigInt(t.pxTicks) * BigInt(t.units);
+    const notionalDp = market.spec.pxDecimals + market.spec.szDecimals;
+    const feeOf = (rate: FeeRate, rounding: Rounding) => rescale(notional * rate.units, notionalDp + rate.dp, MONEY_DP, rounding);
+    const builderFee = t.builder === null ? null : feeOf(BUILDER_FEE, 'up');
+    const takerFee = feeOf(TAKER_FEE, 'halfUp') + (builderFee ?? 0n);
+    const makerFee = -feeOf(MAKER_REBATE, 'halfUp');
     const tid = (this.tid += this.random.int(1, 5000));
-    const sides: [Wallet, Side, boolean, number, Big, string | null][] = [
+    const sides: [Wallet, Side, boolean, number, bigint, string | null][] = [
       [t.taker, t.side, true, t.takerOid, takerFee, t.takerCloid],
       [t.maker, opposite(t.side), false, t.makerOid, makerFee, t.makerCloid],
     ];
+    const px = market.pxText(t.pxTicks);
+    const sz = unitsToDecimal(t.units, market.spec.szDecimals);
     for (const [wallet, side, crossed, oid, fee, cloid] of sides) {
-      const effect = this.wallets.applyFill(wallet, market.coin, side, px, sz, fee);
-      const fill: Record<string, unknown> = {
+      const effect = this.wallets.applyFill(wallet, market, side, t.pxTicks, t.units, fee);
+      const fill: WireFill = {
         coin: market.coin,
-        px: market.pxText(t.pxTicks),
-        sz: unitsToDecimal(t.units, market.spec.szDecimals),
+        px,
+        sz,
         side,
         time: this.clock(),
         startPosition: effect.startPosition,
@@ -66,18 +76,18 @@ export class TradeWriter {
         hash: t.hash,
         oid,
         crossed,
-        fee: hlDecimal(fee, 6),
+        fee: hlDecimalOf(fee, MONEY_DP),
         tid,
+        feeToken: 'USDC',
+        twapId: crossed ? t.twapId : null,
       };
-      if (cloid !== null) fill['cloid'] = cloid;
-      if (t.liquidation !== null) fill['liquidation'] = t.liquidation;
-      fill['feeToken'] = 'USDC';
-      fill['twapId'] = crossed ? t.twapId : null;
+      if (cloid !== null) fill.cloid = cloid;
+      if (t.liquidation !== null) fill.liquidation = t.liquidation;
       if (crossed && t.builder !== null && builderFee !== null) {
-        fill['builder'] = t.builder;
-        fill['builderFee'] = hlDecimal(builderFee, 6);
+        fill.builder = t.builder;
+        fill.builderFee = hlDecimalOf(builderFee, MONEY_DP);
       }
-      d.add('node_fills_by_block', [wallet.address, fill]);
+      d.addJson('node_fills_by_block', fillJson(wallet.address, fill));
     }
   }
 }

@@ -1,33 +1,44 @@
-import Big from 'big.js';
-import type { MarketBook } from './market-book.js';
+import { divide, DIVISION_DP, hlDecimalOf, hlText, pow10, rescale, toNumber, unitsToNumber } from './fixed-decimal.js';
+import { MAX_SZ_DECIMALS, type Market, type MarketBook } from './market-book.js';
 import type { SeededRandom } from './seeded-random.js';
 import { makerProfile, traderProfile, type WalletProfile } from './wallet-profiles.js';
-import { hlDecimal } from './wire-format.js';
+import { unitsToDecimal } from './wire-format.js';
 
 /** Maintenance margin as a fraction of notional (half the initial margin at 50x). */
 export const MAINTENANCE_MARGIN = 0.01;
 
+/** Places of USDC amounts as the streams write them (closedPnl, fees, funding): cash and PnL are kept in these units. */
+export const MONEY_DP = 6;
+/** Places entry prices are kept to (the weighted mean is rounded to them). */
+export const ENTRY_DP = 8;
+/** Places of unrealized PnL: any market's size places times an entry price's, so a wallet's sum is exact. */
+export const PNL_DP = ENTRY_DP + MAX_SZ_DECIMALS;
+
 export interface SimPosition {
   coin: string;
-  /** Signed size, exact. */
-  szi: Big;
-  entryPx: Big;
-  /** Funding received (+) or paid (-) since the position opened; a flip starts it again. */
-  funding: Big;
-  /** |szi| and entryPx as floats, kept with them: for sizing and liquidation decisions only, never written. */
+  /** Signed size in units of 10^-szDecimals. */
+  units: number;
+  /** In units of 10^-ENTRY_DP. */
+  entryPx: bigint;
+  /** Funding received (+) or paid (-) since the position opened, in 10^-MONEY_DP; a flip starts it again. */
+  funding: bigint;
+  /** |units| as a size and entryPx, as floats kept with them: for sizing and liquidation decisions only, never written. */
   size: number;
   entry: number;
 }
 
 export class Wallet {
-  /** Perp USDC balance: perp equity minus unrealized PnL. Moves only by what the streams say (closedPnl, fees, funding, ledger). */
-  cash: Big;
-  readonly pnlBaseline: Big;
-  closedPnl = new Big(0);
-  funding = new Big(0);
-  fees = new Big(0);
-  spotHype: Big;
-  stakedHype: Big;
+  /**
+   * Perp USDC balance: perp equity minus unrealized PnL. Moves only by what the streams say (closedPnl,
+   * fees, funding, ledger). It and the PnL parts below are in units of 10^-MONEY_DP.
+   */
+  cash: bigint;
+  readonly pnlBaseline: bigint;
+  closedPnl = 0n;
+  funding = 0n;
+  fees = 0n;
+  spotHypeCents: number;
+  stakedHypeCents: number;
   readonly positions = new Map<string, SimPosition>();
   /** Liquidation price per coin (float, only compared against the mark), refreshed when the wallet changes. */
   readonly liquidationPx = new Map<string, number>();
@@ -37,11 +48,11 @@ export class Wallet {
     readonly profile: WalletProfile,
     random: SeededRandom,
   ) {
-    this.cash = new Big(profile.targetEquity);
-    this.pnlBaseline = new Big(profile.targetPnl);
+    this.cash = BigInt(profile.targetEquity) * pow10(MONEY_DP);
+    this.pnlBaseline = BigInt(profile.targetPnl) * pow10(MONEY_DP);
     // A few percent of equity in HYPE at ~38 USD, split between spot and staked.
-    this.spotHype = new Big(Math.round((profile.targetEquity * random.between(0, 0.03)) / 38 * 100)).div(100);
-    this.stakedHype = new Big(Math.round((profile.targetEquity * random.between(0, 0.03)) / 38 * 100)).div(100);
+    this.spotHypeCents = Math.round((profile.targetEquity * random.between(0, 0.03)) / 38 * 100);
+    this.stakedHypeCents = Math.round((profile.targetEquity * random.between(0, 0.03)) / 38 * 100);
   }
 }
 
@@ -122,21 +133,31 @@ export class WalletBook {
     for (const wallet of this.holders.get(coin) ?? []) {
       const px = wallet.liquidationPx.get(coin);
       if (px === undefined) continue;
-      if (wallet.positions.get(coin)!.szi.s > 0) bounds.longMax = Math.max(bounds.longMax, px);
+      if (wallet.positions.get(coin)!.units > 0) bounds.longMax = Math.max(bounds.longMax, px);
       else bounds.shortMin = Math.min(bounds.shortMin, px);
     }
     this.bounds.set(coin, bounds);
     return bounds;
   }
 
-  unrealized(wallet: Wallet): Big {
-    let total = new Big(0);
-    for (const p of wallet.positions.values()) total = total.plus(p.szi.times(this.markets.get(p.coin).px.minus(p.entryPx)));
+  /** In units of 10^-PNL_DP. */
+  unrealized(wallet: Wallet): bigint {
+    let total = 0n;
+    for (const p of wallet.positions.values()) {
+      const market = this.markets.get(p.coin);
+      total += positionPnl(p, market) * pow10(PNL_DP - ENTRY_DP - market.spec.szDecimals);
+    }
     return total;
   }
 
-  equity(wallet: Wallet): Big {
-    return wallet.cash.plus(this.unrealized(wallet));
+  /** In units of 10^-PNL_DP. */
+  equity(wallet: Wallet): bigint {
+    return wallet.cash * pow10(PNL_DP - MONEY_DP) + this.unrealized(wallet);
+  }
+
+  /** Equity as a float, for sizing decisions: the double nearest the exact value. */
+  equityNumber(wallet: Wallet): number {
+    return toNumber(this.equity(wallet), PNL_DP);
   }
 
   /** Float notional at mark, for sizing decisions. */
@@ -151,43 +172,44 @@ export class WalletBook {
    * closedPnl is rounded to the wire's 6 places first and that rounded value is what reaches cash,
    * so a consumer summing the stream lands on exactly this state.
    */
-  applyFill(wallet: Wallet, coin: string, side: 'A' | 'B', px: Big, sz: Big, fee: Big): FillEffect {
-    const market = this.markets.get(coin);
-    const position = wallet.positions.get(coin) ?? { coin, szi: new Big(0), entryPx: new Big(0), funding: new Big(0), size: 0, entry: 0 };
-    const start = position.szi;
-    const signed = side === 'B' ? sz : sz.neg();
-    const end = start.plus(signed);
+  applyFill(wallet: Wallet, market: Market, side: 'A' | 'B', pxTicks: number, units: number, fee: bigint): FillEffect {
+    const { coin } = market;
+    const { szDecimals } = market.spec;
+    const position = wallet.positions.get(coin) ?? { coin, units: 0, entryPx: 0n, funding: 0n, size: 0, entry: 0 };
+    const px = priceAtEntryDp(market, pxTicks);
+    const start = position.units;
+    const signed = side === 'B' ? units : -units;
+    const end = start + signed;
     let dir: string;
-    let closed = new Big(0);
-    if (start.eq(0) || start.gt(0) === signed.gt(0)) {
-      dir = signed.gt(0) ? 'Open Long' : 'Open Short';
-      // From flat the weighted mean is the fill's price: the same value without big.js's long division.
-      position.entryPx = start.eq(0) ? px.round(8) : position.entryPx.times(start.abs()).plus(px.times(sz)).div(start.abs().plus(sz)).round(8);
+    let closed = 0n;
+    if (start === 0 || start > 0 === signed > 0) {
+      dir = signed > 0 ? 'Open Long' : 'Open Short';
+      position.entryPx = start === 0 ? px : weightedEntryPx(position.entryPx, Math.abs(start), px, units);
     } else {
-      const closing = start.abs().lt(sz) ? start.abs() : sz;
-      closed = px.minus(position.entryPx).times(closing).times(start.gt(0) ? 1 : -1).round(6, Big.roundHalfUp);
-      if (end.eq(0)) dir = start.gt(0) ? 'Close Long' : 'Close Short';
-      else if (end.gt(0) === start.gt(0)) dir = start.gt(0) ? 'Close Long' : 'Close Short';
+      const closing = Math.min(Math.abs(start), units);
+      closed = rescale((px - position.entryPx) * BigInt(start > 0 ? closing : -closing), ENTRY_DP + szDecimals, MONEY_DP);
+      if (end === 0) dir = start > 0 ? 'Close Long' : 'Close Short';
+      else if (end > 0 === start > 0) dir = start > 0 ? 'Close Long' : 'Close Short';
       else {
-        dir = start.gt(0) ? 'Long > Short' : 'Short > Long';
+        dir = start > 0 ? 'Long > Short' : 'Short > Long';
         position.entryPx = px;
-        position.funding = new Big(0);
+        position.funding = 0n;
       }
     }
-    position.szi = end;
-    position.size = Math.abs(end.toNumber());
-    position.entry = position.entryPx.toNumber();
-    wallet.closedPnl = wallet.closedPnl.plus(closed);
-    wallet.fees = wallet.fees.plus(fee);
-    wallet.cash = wallet.cash.plus(closed).minus(fee);
+    position.units = end;
+    position.size = unitsToNumber(Math.abs(end), szDecimals);
+    position.entry = toNumber(position.entryPx, ENTRY_DP);
+    wallet.closedPnl += closed;
+    wallet.fees += fee;
+    wallet.cash += closed - fee;
     this.setPosition(wallet, position);
-    return { startPosition: hlDecimal(start, market.spec.szDecimals), dir, closedPnl: hlDecimal(closed, 6) };
+    return { startPosition: unitsToDecimal(start, szDecimals), dir, closedPnl: hlDecimalOf(closed, MONEY_DP) };
   }
 
   private setPosition(wallet: Wallet, position: SimPosition): void {
     let holders = this.holders.get(position.coin);
     if (!holders) this.holders.set(position.coin, (holders = new Set()));
-    if (position.szi.eq(0)) {
+    if (position.units === 0) {
       wallet.positions.delete(position.coin);
       holders.delete(wallet);
     } else {
@@ -222,7 +244,7 @@ export class WalletBook {
     for (const [coin, px] of wallet.liquidationPx) {
       const bounds = this.bounds.get(coin);
       if (!bounds) continue;
-      if (wallet.positions.get(coin)!.szi.s > 0) bounds.longMax = Math.max(bounds.longMax, px);
+      if (wallet.positions.get(coin)!.units > 0) bounds.longMax = Math.max(bounds.longMax, px);
       else bounds.shortMin = Math.min(bounds.shortMin, px);
     }
   }
@@ -233,12 +255,12 @@ export class WalletBook {
     let total = 0;
     for (const p of wallet.positions.values()) total += p.size * p.entry;
     if (total === 0) return;
-    const cash = wallet.cash.toNumber();
+    const cash = toNumber(wallet.cash, MONEY_DP);
     for (const p of wallet.positions.values()) {
       const { size, entry } = p;
       const share = (cash * size * entry) / total;
       const cushion = (share - MAINTENANCE_MARGIN * size * entry) / size;
-      const px = p.szi.s > 0 ? entry - cushion : entry + cushion;
+      const px = p.units > 0 ? entry - cushion : entry + cushion;
       if (px > 0) wallet.liquidationPx.set(p.coin, px);
     }
   }
@@ -248,26 +270,54 @@ export class WalletBook {
     const positions = [...wallet.positions.values()].map((p): PositionSnapshot => {
       const market = this.markets.get(p.coin);
       const liq = wallet.liquidationPx.get(p.coin);
+      const { szDecimals, pxDecimals } = market.spec;
       return {
         coin: p.coin,
-        szi: hlDecimal(p.szi, market.spec.szDecimals),
-        entryPx: hlDecimal(p.entryPx, 8),
+        szi: unitsToDecimal(p.units, szDecimals),
+        entryPx: hlDecimalOf(p.entryPx, ENTRY_DP),
         markPx: market.pxText(),
-        positionValue: hlDecimal(p.szi.abs().times(market.px), 6),
-        unrealizedPnl: hlDecimal(p.szi.times(market.px.minus(p.entryPx)), 6),
-        liquidationPx: liq === undefined ? null : hlDecimal(new Big(liq.toFixed(market.spec.pxDecimals)), market.spec.pxDecimals),
-        fundingSinceOpen: hlDecimal(p.funding, 6),
+        positionValue: hlDecimalOf(BigInt(Math.abs(p.units)) * BigInt(market.ticks), szDecimals + pxDecimals, MONEY_DP),
+        unrealizedPnl: hlDecimalOf(positionPnl(p, market), ENTRY_DP + szDecimals, MONEY_DP),
+        liquidationPx: liq === undefined ? null : floatPriceText(liq, pxDecimals),
+        fundingSinceOpen: hlDecimalOf(p.funding, MONEY_DP),
       };
     });
+    const toPnlDp = pow10(PNL_DP - MONEY_DP);
     return {
       address: wallet.address,
       role: wallet.profile.role,
-      cash: hlDecimal(wallet.cash, 6),
-      perpEquity: hlDecimal(wallet.cash.plus(unrealized), 6),
-      allTimePnl: hlDecimal(wallet.pnlBaseline.plus(wallet.closedPnl).plus(wallet.funding).minus(wallet.fees).plus(unrealized), 6),
-      spotHype: hlDecimal(wallet.spotHype, 8),
-      stakedHype: hlDecimal(wallet.stakedHype, 8),
+      cash: hlDecimalOf(wallet.cash, MONEY_DP),
+      perpEquity: hlDecimalOf(wallet.cash * toPnlDp + unrealized, PNL_DP, MONEY_DP),
+      allTimePnl: hlDecimalOf((wallet.pnlBaseline + wallet.closedPnl + wallet.funding - wallet.fees) * toPnlDp + unrealized, PNL_DP, MONEY_DP),
+      spotHype: unitsToDecimal(wallet.spotHypeCents, 2),
+      stakedHype: unitsToDecimal(wallet.stakedHypeCents, 2),
       positions,
     };
   }
+}
+
+/** A price of `ticks` in units of 10^-ENTRY_DP. */
+function priceAtEntryDp(market: Market, ticks: number): bigint {
+  return BigInt(ticks) * pow10(ENTRY_DP - market.spec.pxDecimals);
+}
+
+/** size × (mark − entry), in units of 10^-(ENTRY_DP + szDecimals). */
+function positionPnl(p: SimPosition, market: Market): bigint {
+  return BigInt(p.units) * (market.pxUnits(ENTRY_DP) - p.entryPx);
+}
+
+/**
+ * (entryPx·held + px·added) / (held + added) rounded to ENTRY_DP, as big.js computed it: divided to
+ * DIVISION_DP places, then rounded again. Both roundings are kept so no proof about the second is needed.
+ */
+function weightedEntryPx(entryPx: bigint, heldUnits: number, px: bigint, addedUnits: number): bigint {
+  const total = entryPx * BigInt(heldUnits) + px * BigInt(addedUnits);
+  return rescale(divide(total, ENTRY_DP, BigInt(heldUnits + addedUnits), 0), DIVISION_DP, ENTRY_DP);
+}
+
+/** A float liquidation price written to `dp` places, as big.js wrote the float's toFixed. It is always positive. */
+function floatPriceText(px: number, dp: number): string {
+  const fixed = px.toFixed(dp);
+  if (!/^\d+(\.\d+)?$/.test(fixed)) throw new Error(`not a positive price below 1e21: ${fixed}`);
+  return hlText(false, fixed.replace('.', ''), dp);
 }

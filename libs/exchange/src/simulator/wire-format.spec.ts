@@ -1,6 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import Big from 'big.js';
-import { hlDecimal, unitsToBig, unitsToDecimal } from './wire-format.js';
+import { nodeTime, unitsToDecimal } from './wire-format.js';
+
+/** How the simulator wrote decimals with big.js, before they were written from integers. */
+function bigHlDecimal(value: Big, dp: number): string {
+  let text = value.round(dp, Big.roundHalfUp).toFixed(dp);
+  if (text.includes('.')) text = text.replace(/0+$/, '').replace(/\.$/, '');
+  if (!text.includes('.')) text += '.0';
+  return text === '-0.0' ? '0.0' : text;
+}
 
 describe('wire format', () => {
   it('writes whole units as Hyperliquid writes decimals', () => {
@@ -13,13 +21,19 @@ describe('wire format', () => {
     expect(unitsToDecimal(100, 2)).toBe('1.0');
   });
 
-  it('agrees with hlDecimal of the exact value for every decimals count', () => {
+  it('agrees with big.js for every decimals count', () => {
     for (let dp = 0; dp <= 10; dp++) {
       for (const units of [0, 1, 9, 10, 101, 12_345, 1_000_000, 987_654_321_000, -3, -120, Number.MAX_SAFE_INTEGER]) {
         const exact = new Big(units).div(new Big(10).pow(dp));
-        expect([dp, units, unitsToDecimal(units, dp)]).toEqual([dp, units, hlDecimal(exact, dp)]);
-        expect(unitsToBig(units, dp).eq(exact)).toBe(true);
+        expect([dp, units, unitsToDecimal(units, dp)]).toEqual([dp, units, bigHlDecimal(exact, dp)]);
       }
     }
+  });
+
+  it('writes block times as hl-node does, nanosecond digits from the caller', () => {
+    const ms = Date.UTC(2026, 10, 18, 7, 5, 9, 42);
+    expect(nodeTime(ms, 7)).toBe('2026-11-18T07:05:09.042000007');
+    expect(nodeTime(ms + 51_000, 999_999)).toBe('2026-11-18T07:06:00.042999999');
+    for (let t = ms; t < ms + 200_000; t += 777) expect(nodeTime(t, 123)).toBe(`${new Date(t).toISOString().slice(0, 23)}000123`);
   });
 });

@@ -1,4 +1,4 @@
-import Big from 'big.js';
+import { bigText, divide, DIVISION_DP, parseUnits, rescale, toNumber } from '../simulator/fixed-decimal.js';
 import type { HyperliquidSimulator } from '../simulator/simulator.js';
 import type { PositionSnapshot, WalletSnapshot } from '../simulator/wallet-book.js';
 import type { ExchangeState, PositionStateRecord, WalletStateRecord } from './exchange-state.types.js';
@@ -6,6 +6,8 @@ import type { ExchangeState, PositionStateRecord, WalletStateRecord } from './ex
 const HYPE = 'HYPE';
 /** HYPE's price when the simulated markets do not include it (the simulator values HYPE near it too). */
 const DEFAULT_HYPE_PX = '38';
+/** Places of the snapshot's USDC values (perpEquity, positionValue), so they parse exactly. */
+const USD_DP = 6;
 
 /**
  * The simulator's books as a state update, taken at the simulator's current block. Makers are the
@@ -23,11 +25,11 @@ export function simulatorExchangeState(simulator: HyperliquidSimulator): Exchang
 }
 
 function walletRecord(wallet: WalletSnapshot): WalletStateRecord {
-  const equity = new Big(wallet.perpEquity);
-  let notional = new Big(0);
-  for (const p of wallet.positions) notional = notional.plus(p.positionValue);
+  const equity = parseUnits(wallet.perpEquity, USD_DP);
+  let notional = 0n;
+  for (const p of wallet.positions) notional += parseUnits(p.positionValue, USD_DP);
   // The simulator margins everything cross; its leverage is the account's, rounded up as the exchange shows it.
-  const leverage = equity.gt(0) ? Math.min(50, Math.max(1, Math.ceil(notional.div(equity).toNumber()))) : 50;
+  const leverage = equity > 0n ? Math.min(50, Math.max(1, Math.ceil(toNumber(divide(notional, USD_DP, equity, USD_DP), DIVISION_DP)))) : 50;
   return {
     address: wallet.address,
     perpEquity: wallet.perpEquity,
@@ -48,7 +50,7 @@ function positionRecord(p: PositionSnapshot, leverage: number): PositionStateRec
     liquidationPx: p.liquidationPx,
     leverageType: 'cross',
     leverage,
-    marginUsed: new Big(p.positionValue).div(leverage).round(6, Big.roundHalfUp).toFixed(),
+    marginUsed: bigText(rescale(divide(parseUnits(p.positionValue, USD_DP), USD_DP, BigInt(leverage), 0), DIVISION_DP, USD_DP), USD_DP),
     fundingSinceOpen: p.fundingSinceOpen,
   };
 }
