@@ -50,6 +50,7 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
         engine: (settings) => new WorkerSimulatorEngine(settings),
         readAhead: CATCH_UP_READ_AHEAD,
         overlapStateUpdates: true,
+        overlapReading: true,
       },
       Date.now(),
       (done, total) => replay.update(done / total, 'rebuilding the simulated exchange from its seed'),

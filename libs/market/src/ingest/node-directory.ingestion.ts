@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NodeDirectoryFeed, type NodeFeedCheckpoints, type ParseIssue } from '#exchange';
-import type { WriteBlocksResult } from '../facts/exchange-facts.types.js';
+import type { FeedBlock, WriteBlocksResult } from '../facts/exchange-facts.types.js';
 import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { FeedCheckpointRepository } from '../facts/feed-checkpoint.repository.js';
 
 export const NODE_SOURCE = 'node';
+
+export interface IngestionRead {
+  batch: FeedBlock[];
+  issues: ParseIssue[];
+}
 
 export interface IngestionStep {
   blocks: number;
@@ -34,19 +39,38 @@ export class NodeDirectoryIngestion {
    * `source` names the checkpoints: `node` for a real node, `simulator` for the simulator's directory.
    */
   async step(dataDir: string, maxBlocksPerStream: number, source = NODE_SOURCE): Promise<IngestionStep> {
-    const key = `${source}\0${dataDir}`;
+    const read = await this.read(dataDir, maxBlocksPerStream, source);
+    return { blocks: read.batch.length, issues: read.issues, written: await this.store(dataDir, read.batch, source) };
+  }
+
+  /**
+   * Reads and parses up to `maxBlocksPerStream` new blocks of each stream past what this process has read
+   * (the stored checkpoints at first). Nothing is stored: `store` does, and until it has, a later read
+   * continues after these blocks.
+   */
+  async read(dataDir: string, maxBlocksPerStream: number, source = NODE_SOURCE): Promise<IngestionRead> {
+    const key = feedKey(dataDir, source);
     let feed = this.feeds.get(key);
     if (!feed) this.feeds.set(key, (feed = await this.open(dataDir, source)));
     const poll = await feed.poll(maxBlocksPerStream);
-    if (poll.blocks.length === 0) return { blocks: 0, issues: poll.issues, written: null };
+    return { batch: poll.blocks.map(({ block, position }) => ({ stream: block.stream, block, position })), issues: poll.issues };
+  }
+
+  /** Stores blocks read by `read`, in read order, in one transaction with their checkpoints; null for none. */
+  async store(dataDir: string, batch: FeedBlock[], source = NODE_SOURCE): Promise<WriteBlocksResult | null> {
+    if (batch.length === 0) return null;
     try {
-      const batch = poll.blocks.map(({ block, position }) => ({ stream: block.stream, block, position }));
-      return { blocks: batch.length, issues: poll.issues, written: await this.writer.writeBlocks(batch, source) };
+      return await this.writer.writeBlocks(batch, source);
     } catch (error) {
       // The readers have moved past blocks that were not stored: start again from what was.
-      this.feeds.delete(key);
+      this.forget(dataDir, source);
       throw error;
     }
+  }
+
+  /** Drops what was read and not stored: the next read starts again from the stored checkpoints. */
+  forget(dataDir: string, source = NODE_SOURCE): void {
+    this.feeds.delete(feedKey(dataDir, source));
   }
 
   private async open(dataDir: string, source: string): Promise<NodeDirectoryFeed> {
@@ -54,3 +78,5 @@ export class NodeDirectoryIngestion {
     return new NodeDirectoryFeed(dataDir, Object.fromEntries(stored) as Partial<NodeFeedCheckpoints>);
   }
 }
+
+const feedKey = (dataDir: string, source: string): string => `${source}\0${dataDir}`;

@@ -75,13 +75,13 @@ afterAll(async () => {
 });
 
 describe('the simulated first start, fast path against slow path', () => {
-  it('stores the same rows in every table whether chunks are made ahead on a worker with state updates overlapping the next chunk, or one by one here', async () => {
+  it('stores the same rows in every table whether chunks are made ahead on a worker, each read while the one before is stored, with state updates overlapping the next chunk, or one by one here', async () => {
     const { tables: slow, states } = await run({});
     expect(slow['fills']!.length).toBeGreaterThan(1_000);
     expect([states, slow['state_updates']!.length]).toEqual([8, 8]);
     expect(slow['open_order_snapshots']!.length).toBeGreaterThan(20);
     // Every update is reported, the last one by the call after the last chunk.
-    const { tables: fast, states: fastStates } = await run({ engine: (settings) => new WorkerSimulatorEngine(settings, WORKER_URL), readAhead: CATCH_UP_READ_AHEAD, overlapStateUpdates: true });
+    const { tables: fast, states: fastStates } = await run({ engine: (settings) => new WorkerSimulatorEngine(settings, WORKER_URL), readAhead: CATCH_UP_READ_AHEAD, overlapStateUpdates: true, overlapReading: true });
     expect(fastStates).toBe(8);
     for (const table of Object.keys(slow)) expect([table, fast[table]]).toEqual([table, slow[table]]);
   });

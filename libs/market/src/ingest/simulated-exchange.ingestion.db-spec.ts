@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { HyperliquidSimulator, parseBlockLine, simulate, type SimulatorSettings } from '#exchange';
-import { dumpTables, openFactsDatabase, resetDatabase, startedWriter, useTestEnvironment } from '#testing';
+import { dumpTables, FACT_TABLES, openFactsDatabase, resetDatabase, startedWriter, useTestEnvironment } from '#testing';
 import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { MarketStateWriter } from '../state/market-state.writer.js';
 import { SimulatedExchangeIngestion, type SimulationOptions } from './simulated-exchange.ingestion.js';
@@ -127,6 +127,31 @@ describe('SimulatedExchangeIngestion', () => {
     expect(await second.open(opts, NOW + 5 * HOUR)).toBe(NOW - HOUR - 7 * 60_000);
     await runTo(second, NOW);
     expect(await dumpDerived()).toEqual(uninterrupted);
+  });
+
+  it('reading each chunk while the one before is stored, loses nothing when a store fails and is retried', async () => {
+    await resetDatabase(config.DATABASE_URL);
+    const whole = await ingestion();
+    await whole.open(await options(), NOW);
+    await runTo(whole, NOW);
+    const uninterrupted = await dumpTables(dataSource, FACT_TABLES);
+
+    await resetDatabase(config.DATABASE_URL);
+    const simulation = await ingestion();
+    await simulation.open({ ...(await options()), overlapReading: true, overlapStateUpdates: true }, NOW);
+    await runTo(simulation, NOW - 2 * HOUR);
+    // A real failure of the facts transaction: Postgres refuses the next fills while the trigger stands.
+    await dataSource.query(`CREATE FUNCTION refuse_fills() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'fills refused'; END $$`);
+    await dataSource.query(`CREATE TRIGGER refuse_fills BEFORE INSERT ON fills FOR EACH STATEMENT EXECUTE FUNCTION refuse_fills()`);
+    try {
+      await expect(runTo(simulation, NOW)).rejects.toThrow('fills refused');
+    } finally {
+      await dataSource.query(`DROP TRIGGER refuse_fills ON fills`);
+      await dataSource.query(`DROP FUNCTION refuse_fills()`);
+    }
+    await runTo(simulation, NOW);
+    await simulation.close();
+    expect(await dumpTables(dataSource, FACT_TABLES)).toEqual(uninterrupted);
   });
 
   it('starts a new simulation when the database has read nothing of the one in the directory', async () => {

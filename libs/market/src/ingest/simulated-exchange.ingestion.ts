@@ -8,6 +8,7 @@ import {
   type ParseIssue,
   type SimulatorSettings,
 } from '#exchange';
+import type { FeedBlock } from '../facts/exchange-facts.types.js';
 import { FeedCheckpointRepository } from '../facts/feed-checkpoint.repository.js';
 import { MarketStateWriter, type StateUpdateResult } from '../state/market-state.writer.js';
 import { NodeDirectoryIngestion } from './node-directory.ingestion.js';
@@ -39,6 +40,12 @@ export interface SimulationOptions {
    * update is reported by the call that stores that next chunk (or, caught up, by the call after).
    */
   overlapStateUpdates?: boolean;
+  /**
+   * Writes and reads (parses) the next chunk's lines while this one's facts are stored: the feed's
+   * parsing on this thread overlaps Postgres's work on the facts. Each chunk is still stored in its own
+   * transactions, in order, and reported by its own call.
+   */
+  overlapReading?: boolean;
 }
 
 /** A chunk asked of the simulator, to be written and stored in turn. */
@@ -46,6 +53,15 @@ interface PlannedChunk {
   untilMs: number;
   boundary: boolean;
   span: Promise<GeneratedSpan>;
+}
+
+/** A chunk whose lines are in the files and read from them, not stored yet. */
+interface ReadChunk {
+  planned: PlannedChunk;
+  span: GeneratedSpan;
+  lines: number;
+  batches: FeedBlock[][];
+  issues: ParseIssue[];
 }
 
 export interface SimulationChunk {
@@ -71,6 +87,8 @@ export class SimulatedExchangeIngestion {
   private directory?: SimulatorDirectory;
   private options?: SimulationOptions;
   private ahead: PlannedChunk[] = [];
+  /** The next chunk, already written and read (overlapReading). */
+  private nextRead: ReadChunk | null = null;
   /** A state update still being applied (overlapStateUpdates). */
   private applying: Promise<StateUpdateResult> | null = null;
 
@@ -103,27 +121,26 @@ export class SimulatedExchangeIngestion {
   async advance(untilMs: number): Promise<SimulationChunk | null> {
     const { directory, options } = this.opened();
     this.plan(untilMs);
-    const next = this.ahead[0];
+    const next = this.nextRead ?? (this.ahead[0] ? await this.writeAndRead(this.ahead[0], untilMs) : null);
+    this.nextRead = null;
     if (!next) {
       if (!this.applying) return null;
       return { untilMs: directory.writtenUntilMs, lines: 0, fills: 0, issues: [], state: await this.applied() };
     }
-    const span = await next.span;
-    const lines = await directory.write(span);
-    // Written: a failure from here on is retried from the stored checkpoints, with the next chunk.
-    this.ahead.shift();
-    this.plan(untilMs);
-    const chunk: SimulationChunk = { untilMs: next.untilMs, lines, fills: 0, issues: [], state: null };
-    for (;;) {
-      const step = await this.nodeIngestion.step(directory.dir, BLOCKS_PER_STREAM_PER_BATCH, SIMULATOR_SOURCE);
-      chunk.issues.push(...step.issues);
-      chunk.fills += step.written?.fills ?? 0;
-      if (step.blocks === 0) break;
+    const chunk: SimulationChunk = { untilMs: next.planned.untilMs, lines: next.lines, fills: 0, issues: [...next.issues], state: null };
+    const storing = this.store(next.batches, chunk);
+    // The chunk after this one is written and parsed here while Postgres stores this one's facts.
+    const following = options.overlapReading && this.ahead[0] ? this.writeAndRead(this.ahead[0], untilMs) : Promise.resolve(null);
+    const [stored, read] = await Promise.allSettled([storing, following]);
+    if (stored.status === 'rejected') {
+      // What was read ahead is dropped with this chunk: both are read again from the stored checkpoints.
+      this.nodeIngestion.forget(directory.dir, SIMULATOR_SOURCE);
+      throw stored.reason;
     }
     // Updates apply in height order: the one before must have committed before the next starts.
     if (this.applying) chunk.state = await this.applied();
-    if (next.boundary) {
-      const applying = this.stateWriter.apply(span.state!);
+    if (next.planned.boundary) {
+      const applying = this.stateWriter.apply(next.span.state!);
       if (options.overlapStateUpdates) {
         // Awaited by the next call; a failure meanwhile must not count as unhandled.
         applying.catch(() => undefined);
@@ -133,7 +150,39 @@ export class SimulatedExchangeIngestion {
       }
     }
     await directory.prune(await this.readingFiles());
+    if (read.status === 'rejected') {
+      // This chunk is stored; the next one's lines are in the files and are read again from the checkpoints.
+      this.nodeIngestion.forget(directory.dir, SIMULATOR_SOURCE);
+      throw read.reason;
+    }
+    this.nextRead = read.value;
     return chunk;
+  }
+
+  /**
+   * Writes a planned chunk's lines into the files and reads them back through the node feed (every block
+   * up to the end of the files). Once written it leaves the plan: a failure from there on is retried from
+   * the stored checkpoints, with the next chunk.
+   */
+  private async writeAndRead(planned: PlannedChunk, untilMs: number): Promise<ReadChunk> {
+    const { directory } = this.opened();
+    const span = await planned.span;
+    const lines = await directory.write(span);
+    this.ahead.shift();
+    this.plan(untilMs);
+    const read: ReadChunk = { planned, span, lines, batches: [], issues: [] };
+    for (;;) {
+      const step = await this.nodeIngestion.read(directory.dir, BLOCKS_PER_STREAM_PER_BATCH, SIMULATOR_SOURCE);
+      read.issues.push(...step.issues);
+      if (step.batch.length === 0) return read;
+      read.batches.push(step.batch);
+    }
+  }
+
+  /** Stores a read chunk's batches in order, one transaction each. */
+  private async store(batches: FeedBlock[][], chunk: SimulationChunk): Promise<void> {
+    const { directory } = this.opened();
+    for (const batch of batches) chunk.fills += (await this.nodeIngestion.store(directory.dir, batch, SIMULATOR_SOURCE))?.fills ?? 0;
   }
 
   private async applied(): Promise<StateUpdateResult> {
@@ -152,6 +201,9 @@ export class SimulatedExchangeIngestion {
     const directory = this.directory;
     this.directory = undefined;
     for (const { span } of this.ahead.splice(0)) span.catch(() => undefined);
+    // A chunk read ahead and not stored is read again from the checkpoints after a reopen.
+    if (this.nextRead !== null && directory) this.nodeIngestion.forget(directory.dir, SIMULATOR_SOURCE);
+    this.nextRead = null;
     await directory?.close();
   }
 
