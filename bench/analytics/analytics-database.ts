@@ -157,7 +157,7 @@ async function loadDataset(databaseUrl: string, settings: AnalyticsSettings, pro
  */
 async function writeSnapshots(q: SqlRunner, stateTime: string): Promise<void> {
   const snapshots = new StateSnapshotsRepository();
-  await snapshots.openPositions(q, stateTime);
+  await snapshots.openPositions(q, stateTime, Number.MAX_SAFE_INTEGER);
   await snapshots.walletsEquity(q, stateTime);
 }
 

@@ -101,7 +101,7 @@ export class MarketStateWriter {
       // (A quarter of the rows new: the estimates are off enough to matter; less is left to autovacuum.)
       if (result.openedPositions + result.newWallets > Math.max(10_000, stagedPositions.length / 4)) await timed('analyze', () => this.positions.analyze(q));
       result.cohortSnapshotRows = await timed('snapshots', async () => {
-        const cohortRows = await this.snapshots.openPositions(q, stateTime);
+        const cohortRows = await this.snapshots.openPositions(q, stateTime, stagedPositions.length);
         await this.snapshots.walletsEquity(q, stateTime);
         return cohortRows;
       });

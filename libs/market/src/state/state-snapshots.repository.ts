@@ -12,23 +12,30 @@ export const NEAR_LIQUIDATION_PROGRESS = '0.75';
  */
 export class StateSnapshotsRepository {
   /**
-   * The snapshots of the open positions (cohorts, cohort summaries, position sizes, market) in one
-   * statement, so the positions are read once for all four: the open positions are spread over the pages
-   * of every position ever held, and reading them was most of the cost of each of the four. Returns the
-   * number of cohort rows.
+   * The snapshots of the open positions: cohorts, cohort summaries, position sizes, market. Returns the
+   * number of cohort rows. The open positions are spread over the pages of every position ever held, and
+   * reading them is most of each snapshot's cost while they are few: up to ONE_READ_MAX_POSITIONS (the
+   * update's `positions`) one statement reads them once for all four. More would not fit in the
+   * statement's memory and be written to disk and sorted there: then each snapshot reads them itself.
    */
-  async openPositions(q: SqlRunner, stateTime: string): Promise<number> {
-    const rows: Array<{ n: number }> = await q.query(
-      `WITH open AS MATERIALIZED (
-         SELECT p.address, p.coin, p.side, p.value, p.funding, p.unrealized_pnl, p.size, p.liquidation_progress, p.open_time,
-                w.address IS NOT NULL AS has_wallet, w.size_segment_id, w.pnl_segment_id, w.perp_equity
-         FROM positions p LEFT JOIN wallets w ON w.address = p.address
-         WHERE p.close_time IS NULL
-       ), ${COHORT_POSITIONS}, ${COHORT_SUMMARIES}, ${POSITION_SIZES}, ${MARKET}
-       SELECT count(*)::int AS n FROM cohort_rows`,
-      [stateTime, SEGMENT_IDS],
-    );
-    return rows[0]!.n;
+  async openPositions(q: SqlRunner, stateTime: string, positions: number): Promise<number> {
+    if (positions <= ONE_READ_MAX_POSITIONS) {
+      const rows: Array<{ n: number }> = await q.query(
+        `WITH open AS MATERIALIZED (${OPEN_POSITIONS}), ${SNAPSHOTS.map((s) => s.sql).join(', ')}
+         SELECT count(*)::int AS n FROM cohort_rows`,
+        [stateTime, SEGMENT_IDS],
+      );
+      return rows[0]!.n;
+    }
+    let cohortRows = 0;
+    for (const snapshot of SNAPSHOTS) {
+      const rows: Array<{ n: number }> = await q.query(
+        `WITH open AS (${OPEN_POSITIONS}), ${snapshot.sql} SELECT count(*)::int AS n FROM ${snapshot.rows}`,
+        snapshot.sql.includes('$2') ? [stateTime, SEGMENT_IDS] : [stateTime],
+      );
+      if (snapshot.rows === 'cohort_rows') cohortRows = rows[0]!.n;
+    }
+    return cohortRows;
   }
 
   /** Sums over every known wallet; vaults are not modelled, so their equity is null. */
@@ -174,7 +181,8 @@ const COHORT_SUMMARIES = `traders AS (
          FROM unnest($2::smallint[]) AS c(id)
          CROSS JOIN (VALUES ('24h', 0), ('7d', 1), ('30d', 2), ('all', 3)) AS tf(name, max_age)
          LEFT JOIN summary_buckets b ON b.segment_id = c.id AND b.age <= tf.max_age
-         GROUP BY c.id, tf.name)`;
+         GROUP BY c.id, tf.name
+         RETURNING 1)`;
 
 /**
  * Per coin, open positions by size (USD value) in the size cohorts' ranges: count, value, long value,
@@ -185,7 +193,8 @@ const POSITION_SIZES = `size_rows AS (
          SELECT $1::timestamptz, coin, ${segmentCaseSql('size', 'value')}, count(*), sum(value), coalesce(sum(value) FILTER (WHERE side = 'long'), 0),
                 coalesce(sum(value) FILTER (WHERE liquidation_progress >= ${NEAR_LIQUIDATION_PROGRESS}), 0)
          FROM open
-         GROUP BY 1, 2, 3)`;
+         GROUP BY 1, 2, 3
+         RETURNING 1)`;
 
 /** Market-wide: open positions, open interest by side, perp equity of all wallets, positions in profit. */
 const MARKET = `market_row AS (
@@ -194,4 +203,23 @@ const MARKET = `market_row AS (
                 coalesce(sum(value), 0), coalesce(sum(value) FILTER (WHERE side = 'long'), 0), coalesce(sum(value) FILTER (WHERE side = 'short'), 0),
                 (SELECT coalesce(sum(perp_equity), 0) FROM wallets),
                 count(*) FILTER (WHERE unrealized_pnl > 0)
-         FROM open)`;
+         FROM open
+         RETURNING 1)`;
+
+/** Up to this many open positions, StateSnapshotsRepository.openPositions reads them once for all its snapshots. */
+export const ONE_READ_MAX_POSITIONS = 20_000;
+
+/** The open positions with their wallet's cohorts (every position has a wallet row; the cohorts read only those that do). */
+const OPEN_POSITIONS = `
+         SELECT p.address, p.coin, p.side, p.value, p.funding, p.unrealized_pnl, p.size, p.liquidation_progress, p.open_time,
+                w.address IS NOT NULL AS has_wallet, w.size_segment_id, w.pnl_segment_id, w.perp_equity
+         FROM positions p LEFT JOIN wallets w ON w.address = p.address
+         WHERE p.close_time IS NULL`;
+
+/** Each snapshot as WITH entries reading `open`, the last (`rows`) the insert. */
+const SNAPSHOTS: ReadonlyArray<{ sql: string; rows: string }> = [
+  { sql: COHORT_POSITIONS, rows: 'cohort_rows' },
+  { sql: COHORT_SUMMARIES, rows: 'summary_rows' },
+  { sql: POSITION_SIZES, rows: 'size_rows' },
+  { sql: MARKET, rows: 'market_row' },
+];
