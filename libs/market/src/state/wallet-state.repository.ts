@@ -107,15 +107,17 @@ export class WalletStateRepository {
    */
   async writeRankings(q: SqlRunner, stateTime: string): Promise<void> {
     await q.query(`DELETE FROM wallet_rankings`);
-    for (const ranking of WALLET_RANKINGS) {
-      await q.query(
-        `INSERT INTO wallet_rankings (ranking, chunk, addresses)
-         SELECT $1, (position - 1) / ${WALLET_RANKING_CHUNK}, array_agg(address ORDER BY position)
-         FROM (SELECT address, row_number() OVER (ORDER BY ${rankingOrder(ranking)}) AS position FROM wallets) r
-         GROUP BY 2`,
-        [ranking.name],
-      );
-    }
+    // One statement for all the rankings: a statement each cost more in round trips than in sorting at 300 wallets.
+    await q.query(
+      `INSERT INTO wallet_rankings (ranking, chunk, addresses)
+       ${WALLET_RANKINGS.map(
+         (ranking, i) =>
+           `SELECT $${i + 1}::text, (position - 1) / ${WALLET_RANKING_CHUNK}, array_agg(address ORDER BY position)
+            FROM (SELECT address, row_number() OVER (ORDER BY ${rankingOrder(ranking)}) AS position FROM wallets) r
+            GROUP BY 2`,
+       ).join('\n       UNION ALL\n       ')}`,
+      WALLET_RANKINGS.map((r) => r.name),
+    );
     await q.query(
       `INSERT INTO wallet_rankings_status (id, state_time, wallets) SELECT 1, $1, count(*) FROM wallets
        ON CONFLICT (id) DO UPDATE SET state_time = EXCLUDED.state_time, wallets = EXCLUDED.wallets`,
