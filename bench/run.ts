@@ -5,6 +5,7 @@ import { analyticsBenchmark } from './benchmarks/analytics.bench.js';
 import { fillsIngestBenchmark } from './benchmarks/fills-ingest.bench.js';
 import { firstStartBenchmark } from './benchmarks/first-start.bench.js';
 import { orderSnapshotsBenchmark } from './benchmarks/order-snapshots.bench.js';
+import { stateReplayBenchmark } from './benchmarks/state-replay.bench.js';
 import { segmentsBenchmark } from './benchmarks/segments.bench.js';
 import { simulatorBenchmark } from './benchmarks/simulator.bench.js';
 import { stateUpdateBenchmark } from './benchmarks/state-update.bench.js';
@@ -14,6 +15,7 @@ import { printTable, writeResult } from './support.js';
 const BENCHMARKS: Record<string, () => Promise<{ name: string; table: Array<Record<string, string | number>> }>> = {
   segments: segmentsBenchmark,
   'state-update': stateUpdateBenchmark,
+  'state-replay': stateReplayBenchmark,
   'fills-ingest': fillsIngestBenchmark,
   'order-snapshots': orderSnapshotsBenchmark,
   'first-start': firstStartBenchmark,

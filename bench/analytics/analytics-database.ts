@@ -151,16 +151,13 @@ async function loadDataset(databaseUrl: string, settings: AnalyticsSettings, pro
 }
 
 /**
- * The writer's per-update snapshot statements (MarketStateWriter's 'cohorts', 'cohort summaries' and
- * 'market' steps). The cohort summaries and the value near liquidation are read at the latest update
- * only, so the history before it has none, as a database migrated from before they existed.
+ * The writer's per-update snapshot statements (MarketStateWriter's 'snapshots' step). The cohort
+ * summaries and the value near liquidation are read at the latest update only, so the history before it
+ * has none, as a database migrated from before they existed.
  */
 async function writeSnapshots(q: SqlRunner, stateTime: string): Promise<void> {
   const snapshots = new StateSnapshotsRepository();
-  await snapshots.cohortPositions(q, stateTime);
-  await snapshots.cohortSummaries(q, stateTime);
-  await snapshots.market(q, stateTime);
-  await snapshots.positionSizes(q, stateTime);
+  await snapshots.openPositions(q, stateTime, Number.MAX_SAFE_INTEGER);
   await snapshots.walletsEquity(q, stateTime);
 }
 

@@ -5,7 +5,7 @@ import { exchangeState, openFactsDatabase, positionState, startedWriter, useTest
 import type { WalletStateRecord } from '#exchange';
 import { SEGMENT_IDS } from '../segments/segments.js';
 import { MarketStateWriter } from './market-state.writer.js';
-import { NEAR_LIQUIDATION_PROGRESS } from './state-snapshots.repository.js';
+import { NEAR_LIQUIDATION_PROGRESS, ONE_READ_MAX_POSITIONS, StateSnapshotsRepository } from './state-snapshots.repository.js';
 
 // What the liquidation-risk and cohort-summary routes read, written by the state writer at each update,
 // against the same figures computed here, in TypeScript with big.js, from the wallets and positions
@@ -171,5 +171,40 @@ describe('figures precomputed at each state update', () => {
   it('writes every cohort and age at every update, zeros included', async () => {
     const counts = await dataSource.query(`SELECT created_at, count(*)::int AS n FROM cohort_summary_snapshots GROUP BY created_at ORDER BY created_at`);
     expect(counts.map((r: { n: number }) => r.n)).toEqual([64, 64, 64, 64, 64]);
+  });
+
+  it('are the same rows whether the open positions are read once for all snapshots or by each', async () => {
+    const SNAPSHOT_TABLES = ['cohort_position_snapshots', 'cohort_summary_snapshots', 'position_size_snapshots', 'market_snapshots'];
+    const at = new Date(T + HOUR).toISOString();
+    const written = async (positions: number) => {
+      const runner = dataSource.createQueryRunner();
+      await runner.startTransaction();
+      try {
+        const q = runner.manager;
+        // A position whose wallet has no row: counted by the market and the sizes, in no cohort.
+        await q.query(
+          `INSERT INTO positions (address, coin, dex, side, size, entry_price, value, unrealized_pnl, funding, leverage_type, leverage, margin_used, open_time, created_at, updated_at)
+           VALUES ($1, 'BTC', 'main', 'long', 1, 100, 100, 5, 0, 'cross', 5, 20, $2, $2, $2)`,
+          [address(0xfff), at],
+        );
+        const cohortRows = await new StateSnapshotsRepository().openPositions(q, at, positions);
+        const rows: Record<string, string[]> = {};
+        for (const table of SNAPSHOT_TABLES) {
+          // market_snapshots.id is a sequence's, not rolled back.
+          const read: Array<{ row: string }> = await q.query(`SELECT (to_jsonb(t) - 'id')::text AS row FROM ${table} t WHERE created_at = $1 ORDER BY 1`, [at]);
+          rows[table] = read.map((r) => r.row);
+        }
+        return { cohortRows, rows };
+      } finally {
+        await runner.rollbackTransaction();
+        await runner.release();
+      }
+    };
+    const once = await written(ONE_READ_MAX_POSITIONS);
+    const each = await written(ONE_READ_MAX_POSITIONS + 1);
+    expect(once.rows.market_snapshots).toHaveLength(1);
+    expect(once.rows.cohort_summary_snapshots).toHaveLength(64);
+    expect(once.cohortRows).toBe(once.rows.cohort_position_snapshots!.length);
+    expect(each).toEqual(once);
   });
 });

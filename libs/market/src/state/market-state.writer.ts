@@ -100,12 +100,10 @@ export class MarketStateWriter {
       // snapshot queries below would plan for a nearly empty table.
       // (A quarter of the rows new: the estimates are off enough to matter; less is left to autovacuum.)
       if (result.openedPositions + result.newWallets > Math.max(10_000, stagedPositions.length / 4)) await timed('analyze', () => this.positions.analyze(q));
-      result.cohortSnapshotRows = await timed('cohorts', () => this.snapshots.cohortPositions(q, stateTime));
-      await timed('cohort summaries', () => this.snapshots.cohortSummaries(q, stateTime));
-      await timed('market', async () => {
-        await this.snapshots.market(q, stateTime);
-        await this.snapshots.positionSizes(q, stateTime);
+      result.cohortSnapshotRows = await timed('snapshots', async () => {
+        const cohortRows = await this.snapshots.openPositions(q, stateTime, stagedPositions.length);
         await this.snapshots.walletsEquity(q, stateTime);
+        return cohortRows;
       });
       await this.updates.record(q, {
         height: state.height,

@@ -36,6 +36,25 @@ export class StateStagingRepository {
                THEN greatest(0, least(1, round((entry_px - position_value / abs(szi)) / (entry_px - liquidation_px), 6))) END) STORED,
         PRIMARY KEY (address, coin)
       ) ON COMMIT DELETE ROWS`);
+    // Filled by WalletStateRepository.stageValues; its columns are what the wallets upsert reads.
+    await q.query(`
+      CREATE TEMP TABLE IF NOT EXISTS stage_wallet_values (
+        address text NOT NULL,
+        perp_equity numeric NOT NULL,
+        perp_pnl numeric NOT NULL,
+        spot_hype numeric NOT NULL,
+        staked_hype numeric NOT NULL,
+        spot_equity numeric NOT NULL,
+        staked_equity numeric NOT NULL,
+        open_value numeric NOT NULL,
+        long_value numeric NOT NULL,
+        short_value numeric NOT NULL,
+        sum_upnl numeric NOT NULL,
+        count_open_positions integer NOT NULL,
+        closest_liq_coin text,
+        closest_liq_progress numeric,
+        is_new boolean NOT NULL
+      ) ON COMMIT DELETE ROWS`);
   }
 
   async loadWallets(q: SqlRunner, wallets: readonly WalletStateRecord[]): Promise<void> {
@@ -62,12 +81,26 @@ export class StateStagingRepository {
 
 /**
  * Temporary tables have no statistics until analysed, and the joins that follow need them. A table kept
- * from an earlier update keeps its statistics, which stay good while the number of rows is about the
- * same: it is analysed again only when never analysed or when the rows differ from its figure by more
- * than a fifth.
+ * from an earlier update keeps its column statistics, which stay good while the number of rows is about
+ * the same: it is analysed again only when never analysed or when the rows differ from those it was
+ * analysed with by more than a fifth. Between updates the planner reads the row count off the table's
+ * current size.
+ *
+ * The count analysed is remembered in a setting of the session, not read from pg_class: emptying the
+ * table at commit rebuilds its primary key's index, which sets the table's reltuples to 0, so that figure
+ * never matched and every update analysed every table. A setting is the session's like the table, and
+ * goes back with a transaction rolled back, as the statistics do; it holds the table's oid, so a table
+ * made again (its first one rolled back) is analysed again.
  */
-async function analyzeIfChanged(q: SqlRunner, table: string, rows: number): Promise<void> {
-  const [row]: Array<{ tuples: number }> = await q.query(`SELECT reltuples::float8 AS tuples FROM pg_class WHERE oid = $1::regclass`, [`pg_temp.${table}`]);
-  const tuples = row?.tuples ?? -1;
-  if (tuples < 0 || Math.abs(rows - tuples) > Math.max(100, tuples / 5)) await q.query(`ANALYZE ${table}`);
+export async function analyzeIfChanged(q: SqlRunner, table: string, rows: number): Promise<void> {
+  const setting = `tidewatch.analyzed_${table}`;
+  const [row]: Array<{ analyzed: string | null; oid: string }> = await q.query(`SELECT current_setting($1, true) AS analyzed, $2::regclass::oid::text AS oid`, [
+    setting,
+    `pg_temp.${table}`,
+  ]);
+  const [oid, counted] = (row!.analyzed ?? '').split(':');
+  const tuples = Number(counted);
+  if (oid === row!.oid && Math.abs(rows - tuples) <= Math.max(100, tuples / 5)) return;
+  await q.query(`ANALYZE ${table}`);
+  await q.query(`SELECT set_config($1, $2, false)`, [setting, `${row!.oid}:${rows}`]);
 }

@@ -35,7 +35,7 @@ interface SummaryRecord {
 /**
  * What the cohort-summary route reads: the latest state update's summary row of the cohort and position
  * age, which that update wrote in its own transaction from the open positions and the wallets' cohorts as
- * they stand now (StateSnapshotsRepository.cohortSummaries).
+ * they stand now (StateSnapshotsRepository.openPositions).
  */
 @Injectable()
 export class SegmentSummaryQueries {

@@ -20,7 +20,7 @@ interface RiskRow {
  * What the liquidation-risk route reads: the latest state update's cohort snapshots of every coin
  * (timeframe `all`), which that update wrote in its own transaction from the open positions and the
  * wallets' cohorts as they stand now, with the value near liquidation beside the total
- * (StateSnapshotsRepository.cohortPositions). A cohort with no position in a coin has no row.
+ * (StateSnapshotsRepository.openPositions). A cohort with no position in a coin has no row.
  */
 @Injectable()
 export class LiquidationRiskQueries {
