@@ -56,20 +56,20 @@ export class OpenOrderSnapshotsRepository {
 
   /**
    * Takes the snapshot at `atMs` of the book as it stands (the caller has applied every block before
-   * `atMs` and none after), then drops what fell out of retention. Only orders changed since the last
-   * snapshot are looked at.
+   * `atMs` and none after). Only orders changed since the last snapshot are looked at. The caller drops
+   * what fell out of retention once its snapshots are taken (`dropExpired`).
    */
   async take(q: SqlRunner, atMs: number, height: number): Promise<void> {
     const at = isoTime(atMs);
     const [{ n: closed }] = await q.query(CLOSE_CHANGED, [at]);
     const [{ n: opened }] = await q.query(OPEN_CHANGED, [at]);
-    await q.query(`DELETE FROM open_orders WHERE pending_for = $1 AND gone`, [at]);
+    // One round trip for both: the removed orders leave the book as the snapshot row is written.
     await q.query(
-      `INSERT INTO open_order_snapshots (snapshot_ts, height, order_count)
+      `WITH removed AS (DELETE FROM open_orders WHERE pending_for = $1 AND gone)
+       INSERT INTO open_order_snapshots (snapshot_ts, height, order_count)
        SELECT $1, $2, coalesce((SELECT order_count FROM open_order_snapshots ORDER BY snapshot_ts DESC LIMIT 1), 0) + $3`,
       [at, height, opened - closed],
     );
-    await this.dropExpired(q, atMs);
   }
 
   /**
@@ -82,17 +82,20 @@ export class OpenOrderSnapshotsRepository {
        SELECT g, l.height, l.order_count FROM (${LATEST}) l, generate_series($1::timestamptz, $2::timestamptz, interval '5 minutes') g`,
       [isoTime(fromMs), isoTime(toMs)],
     );
-    await this.dropExpired(q, toMs);
   }
 
   /**
    * Retention behind the newest snapshot: snapshots older than 30 days, and the versions no kept
-   * snapshot shows (closed at or before the oldest kept one). Indexed by valid_to, so each snapshot
-   * deletes only what expired since the previous one.
+   * snapshot shows (closed at or before the oldest kept one). Indexed by valid_to, so each call deletes
+   * only what expired since the previous one. Called once after a batch's snapshots: the cutoff only
+   * moves forward, and no snapshot taken reads what it deletes.
    */
-  private async dropExpired(q: SqlRunner, newestMs: number): Promise<void> {
+  async dropExpired(q: SqlRunner, newestMs: number): Promise<void> {
     const cutoff = isoTime(newestMs - SNAPSHOT_RETENTION_MS);
-    await q.query(`DELETE FROM open_order_intervals WHERE valid_to <= $1`, [cutoff]);
-    await q.query(`DELETE FROM open_order_snapshots WHERE snapshot_ts < $1`, [cutoff]);
+    await q.query(
+      `WITH versions AS (DELETE FROM open_order_intervals WHERE valid_to <= $1)
+       DELETE FROM open_order_snapshots WHERE snapshot_ts < $1`,
+      [cutoff],
+    );
   }
 }

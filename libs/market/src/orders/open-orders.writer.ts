@@ -63,6 +63,8 @@ export class OpenOrdersWriter {
     let height = progress.applied?.block ?? latest?.height ?? null;
     let done = 0;
     let unchanged = false;
+    /** The newest snapshot this call takes: retention follows it once they are all taken. */
+    let newest: number | null = null;
     while (next <= applied.timeMs) {
       let end = done;
       while (end < ready.length && ready[end]!.timeMs < next) end++;
@@ -75,14 +77,17 @@ export class OpenOrdersWriter {
         // Nothing happened since the last snapshot: every boundary up to the next block repeats it.
         const last = boundaryAtOrBefore(Math.min(applied.timeMs, ready[done]?.timeMs ?? Infinity));
         await this.snapshots.repeatLatest(q, next, last);
+        newest = last;
         next = last + SNAPSHOT_INTERVAL_MS;
         continue;
       }
       if (height === null) throw new Error(`open orders: snapshot ${new Date(next).toISOString()} before any applied block`);
       await this.snapshots.take(q, next, height);
+      newest = next;
       unchanged = true;
       next += SNAPSHOT_INTERVAL_MS;
     }
+    if (newest !== null) await this.snapshots.dropExpired(q, newest);
     if (done < ready.length) await this.book.apply(q, foldOrderBlocks(ready.slice(done)).values(), next);
 
     progress.applied = applied;
