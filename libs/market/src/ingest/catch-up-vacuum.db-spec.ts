@@ -23,10 +23,11 @@ describe('CatchUpVacuum', () => {
       `SELECT relname, vacuum_count::int AS vacuums, analyze_count::int AS analyzes FROM pg_stat_user_tables WHERE relname = ANY($1)`,
       [[...CHURNED_TABLES]],
     );
-    return Object.fromEntries(rows.map((r) => [r.relname, Math.min(r.vacuums, r.analyzes)]));
+    // Every table vacuumed; every one but positions (the state writer analyses it) analysed too.
+    return Object.fromEntries(rows.map((r) => [r.relname, r.relname === 'positions' ? r.vacuums : Math.min(r.vacuums, r.analyzes)]));
   };
 
-  it('vacuums and analyses every churned table once per CHUNKS_PER_CATCH_UP_VACUUM chunks', async () => {
+  it('vacuums every churned table, and analyses all but positions, once per CHUNKS_PER_CATCH_UP_VACUUM chunks', async () => {
     const vacuum = new CatchUpVacuum(dataSource);
     const errors: Error[] = [];
     const before = await vacuumed();

@@ -43,12 +43,19 @@ export class CatchUpVacuum {
   chunkStored(onError: (error: Error) => void): void {
     if (++this.sinceLast < CHUNKS_PER_CATCH_UP_VACUUM || this.running !== null) return;
     this.sinceLast = 0;
-    this.running = this.dataSource
-      .query(`VACUUM (ANALYZE) ${CHURNED_TABLES.join(', ')}`)
+    this.running = this.vacuum()
       .then(() => undefined, onError)
       .finally(() => {
         this.running = null;
       });
+  }
+
+  private async vacuum(): Promise<void> {
+    const small = CHURNED_TABLES.filter((t) => t !== 'positions');
+    await this.dataSource.query(`VACUUM (ANALYZE) ${small.join(', ')}`);
+    // Analysing the whole positions history (tens of thousands of rows) cost more than all the rest; the
+    // state writer analyses it itself after a large change, and VACUUM keeps its row count current.
+    await this.dataSource.query(`VACUUM positions`);
   }
 
   /** Waits for a vacuum under way. */
