@@ -174,8 +174,10 @@ export class SimulatedExchangeIngestion {
     for (;;) {
       const step = await this.nodeIngestion.read(directory.dir, BLOCKS_PER_STREAM_PER_BATCH, SIMULATOR_SOURCE);
       read.issues.push(...step.issues);
-      if (step.batch.length === 0) return read;
-      read.batches.push(step.batch);
+      if (step.batch.length > 0) read.batches.push(step.batch);
+      // Fewer blocks than one stream may give: no stream stopped at its limit, so every one read to the end
+      // of the lines just written, and another read would find nothing.
+      if (step.batch.length < BLOCKS_PER_STREAM_PER_BATCH) return read;
     }
   }
 
