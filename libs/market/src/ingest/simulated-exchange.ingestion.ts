@@ -127,11 +127,19 @@ export class SimulatedExchangeIngestion {
       if (!this.applying) return null;
       return { untilMs: directory.writtenUntilMs, lines: 0, fills: 0, issues: [], state: await this.applied() };
     }
+    // The chunk after this one is written and parsed while Postgres stores this one's facts.
+    return this.storeRead(next, () => (options.overlapReading && this.ahead[0] ? this.writeAndRead(this.ahead[0], untilMs) : Promise.resolve(null)));
+  }
+
+  /**
+   * Stores a chunk that is written and read, while `readNext` writes and reads the one after it (kept
+   * for the next call); applies the chunk's state update at a boundary, and prunes the files read.
+   */
+  private async storeRead(next: ReadChunk, readNext: () => Promise<ReadChunk | null>): Promise<SimulationChunk> {
+    const { directory, options } = this.opened();
     const chunk: SimulationChunk = { untilMs: next.planned.untilMs, lines: next.lines, fills: 0, issues: [...next.issues], state: null };
     const storing = this.store(next.batches, chunk);
-    // The chunk after this one is written and parsed here while Postgres stores this one's facts.
-    const following = options.overlapReading && this.ahead[0] ? this.writeAndRead(this.ahead[0], untilMs) : Promise.resolve(null);
-    const [stored, read] = await Promise.allSettled([storing, following]);
+    const [stored, read] = await Promise.allSettled([storing, readNext()]);
     if (stored.status === 'rejected') {
       // What was read ahead is dropped with this chunk: both are read again from the stored checkpoints.
       this.nodeIngestion.forget(directory.dir, SIMULATOR_SOURCE);
@@ -198,14 +206,19 @@ export class SimulatedExchangeIngestion {
    * asked for and not written are dropped.
    */
   async close(): Promise<void> {
+    const readAhead = this.nextRead;
+    this.nextRead = null;
+    if (readAhead !== null && this.directory) {
+      // A stop finishes the chunk in progress, and the one read ahead is in the files too: it is stored,
+      // with its state update, so everything written is stored. Should that fail, it is read again from the
+      // stored checkpoints after a reopen.
+      await this.storeRead(readAhead, () => Promise.resolve(null)).catch(() => this.nodeIngestion.forget(this.directory!.dir, SIMULATOR_SOURCE));
+    }
     await this.applying?.catch(() => undefined);
     this.applying = null;
     const directory = this.directory;
     this.directory = undefined;
     for (const { span } of this.ahead.splice(0)) span.catch(() => undefined);
-    // A chunk read ahead and not stored is read again from the checkpoints after a reopen.
-    if (this.nextRead !== null && directory) this.nodeIngestion.forget(directory.dir, SIMULATOR_SOURCE);
-    this.nextRead = null;
     await directory?.close();
   }
 
