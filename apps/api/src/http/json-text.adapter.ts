@@ -6,8 +6,9 @@ import { SealedJsonText } from './read-cache/sealed-json-text.js';
 /**
  * Nest's express adapter, sending a handler's JsonText (a body Postgres already rendered as JSON) as it
  * is, with the content type `res.json` would give (a read-cache answer as its bytes, with its entity
- * tag); every other body goes the usual way. It is the one place that knows the type, so any route, guard, interceptor or filter may return one and nothing per
- * route is needed (an interceptor would cost every route a chain).
+ * tag); every other body goes the usual way. It is the one place that knows the type, so any route,
+ * guard, interceptor or filter may return one and nothing per route is needed (an interceptor would cost
+ * every route a chain).
  */
 export class ApiExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
