@@ -51,6 +51,7 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
         readAhead: CATCH_UP_READ_AHEAD,
         overlapStateUpdates: true,
         overlapReading: true,
+        deferLatestOnlyTables: true,
       },
       Date.now(),
       (done, total) => replay.update(done / total, 'rebuilding the simulated exchange from its seed'),

@@ -46,6 +46,12 @@ export interface SimulationOptions {
    * transactions, in order, and reported by its own call.
    */
   overlapReading?: boolean;
+  /**
+   * A state update that a later planned boundary will follow leaves the tables holding only the newest
+   * update's figures (wallet rankings, PnL periods) to that one (MarketStateWriter's `laterUpdateFollows`):
+   * a catch-up rewrites them once at its last boundary instead of at every one.
+   */
+  deferLatestOnlyTables?: boolean;
 }
 
 /** A chunk asked of the simulator, to be written and stored in turn. */
@@ -148,7 +154,8 @@ export class SimulatedExchangeIngestion {
     // Updates apply in height order: the one before must have committed before the next starts.
     if (this.applying) chunk.state = await this.applied();
     if (next.planned.boundary) {
-      const applying = this.stateWriter.apply(next.span.state!);
+      const laterUpdateFollows = options.deferLatestOnlyTables === true && this.boundaryPlanned(read.status === 'fulfilled' ? read.value : null);
+      const applying = this.stateWriter.apply(next.span.state!, { laterUpdateFollows });
       if (options.overlapStateUpdates) {
         // Awaited by the next call; a failure meanwhile must not count as unhandled.
         applying.catch(() => undefined);
@@ -195,6 +202,11 @@ export class SimulatedExchangeIngestion {
     for (const batch of batches) chunk.fills += (await this.nodeIngestion.store(directory.dir, batch, SIMULATOR_SOURCE))?.fills ?? 0;
   }
 
+  /** Whether a boundary after the chunk being stored is read or planned: its state update will follow. */
+  private boundaryPlanned(read: ReadChunk | null): boolean {
+    return read?.planned.boundary === true || this.ahead.some((chunk) => chunk.boundary);
+  }
+
   private async applied(): Promise<StateUpdateResult> {
     const applying = this.applying!;
     this.applying = null;
@@ -208,6 +220,8 @@ export class SimulatedExchangeIngestion {
   async close(): Promise<void> {
     const readAhead = this.nextRead;
     this.nextRead = null;
+    // Nothing planned is written after a stop, so the update stored below writes every table.
+    for (const { span } of this.ahead.splice(0)) span.catch(() => undefined);
     if (readAhead !== null && this.directory) {
       // A stop finishes the chunk in progress, and the one read ahead is in the files too: it is stored,
       // with its state update, so everything written is stored. Should that fail, it is read again from the
@@ -218,7 +232,6 @@ export class SimulatedExchangeIngestion {
     this.applying = null;
     const directory = this.directory;
     this.directory = undefined;
-    for (const { span } of this.ahead.splice(0)) span.catch(() => undefined);
     await directory?.close();
   }
 

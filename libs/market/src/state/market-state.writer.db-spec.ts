@@ -241,6 +241,33 @@ describe('MarketStateWriter', () => {
     expect(await dumpTables(dataSource, tables)).toEqual(before);
   });
 
+  it('leaves the rankings and PnL periods to a later update when told one follows, which then writes them as if none had been left', async () => {
+    const updates = [
+      state(10, T0 - 26 * HOUR, [wallet(A, { allTimePnl: '100', perpEquity: '500' }), wallet(B, { allTimePnl: '-40', perpEquity: '900' })]),
+      state(11, T0 - 2 * HOUR, [wallet(A, { allTimePnl: '250', perpEquity: '700' }), wallet(B, { allTimePnl: '60', perpEquity: '300' })]),
+      state(12, T0, [wallet(A, { allTimePnl: '175', perpEquity: '650' }), wallet(B, { allTimePnl: '90', perpEquity: '310' })]),
+    ];
+    const latestOnly = { wallet_rankings: 'ranking, chunk', wallet_rankings_status: 'id', wallet_pnl_periods: 'address' };
+    for (const update of updates) await writer.apply(update);
+    const everyUpdate = await dumpTables(dataSource, latestOnly);
+    const dayPnl = () => dataSource.query(`SELECT address, trim_scale(pnl_day)::text AS day FROM wallet_pnl_periods ORDER BY address`);
+    const rankedAt = () => dataSource.query(`SELECT state_time, wallets FROM wallet_rankings_status`);
+    // Against the newest history row at or before a day earlier: the first update's.
+    expect(await dayPnl()).toEqual([{ address: A, day: '75' }, { address: B, day: '130' }]);
+    expect(everyUpdate.wallet_rankings!.length).toBeGreaterThan(0);
+
+    await resetDatabase(config.DATABASE_URL);
+    await writer.apply(updates[0]!);
+    const afterFirst = await dumpTables(dataSource, latestOnly);
+    await writer.apply(updates[1]!, { laterUpdateFollows: true });
+    // Untouched by the update told another follows: still as of the first.
+    expect(await dumpTables(dataSource, latestOnly)).toEqual(afterFirst);
+    expect(await rankedAt()).toEqual([{ state_time: new Date(T0 - 26 * HOUR), wallets: 2 }]);
+    expect(await dayPnl()).toEqual([{ address: A, day: '0' }, { address: B, day: '0' }]);
+    await writer.apply(updates[2]!);
+    expect(await dumpTables(dataSource, latestOnly)).toEqual(everyUpdate);
+  });
+
   it('runs its registered steps in the transaction of an applied update only, and its hooks after the commit', async () => {
     const own = await startedWriter(dataSource, MarketStateWriter);
     const seen: string[] = [];

@@ -24,6 +24,19 @@ export interface StateUpdateResult {
 
 export class InvalidStateError extends Error {}
 
+export interface ApplyStateOptions {
+  /** When the update was processed (state_updates.processed_at); now by default. */
+  processedAt?: Date;
+  /**
+   * A later update of the same run is certain to follow (a catch-up through many boundaries): the tables
+   * that hold only the newest update's figures, the wallet rankings and PnL periods, are left to it. It
+   * rewrites them whole from the wallets and their PnL history, so they end the same as if every update
+   * had written them; until then they read as of the last update that wrote them (wallet_rankings_status
+   * gives its time).
+   */
+  laterUpdateFollows?: boolean;
+}
+
 /** What the registered steps and after-commit hooks of MarketStateWriter see of an applied update. */
 export interface AppliedStateUpdate {
   state: ExchangeState;
@@ -56,7 +69,7 @@ export class MarketStateWriter {
     private readonly readVersions: ReadVersionsRepository,
   ) {}
 
-  async apply(state: ExchangeState, processedAt = new Date()): Promise<StateUpdateResult> {
+  async apply(state: ExchangeState, { processedAt = new Date(), laterUpdateFollows = false }: ApplyStateOptions = {}): Promise<StateUpdateResult> {
     const stagedPositions = validate(state);
     const stateTime = isoTime(state.timeMs);
     const result: StateUpdateResult = {
@@ -91,8 +104,10 @@ export class MarketStateWriter {
       result.holderChanges = await timed('holders', () => this.snapshots.holderChanges(q, stateTime));
       await timed('pnl', () => this.snapshots.pnlChanges(q, stateTime));
       result.newWallets = (await timed('wallets', () => this.wallets.upsert(q, stateTime))).created;
-      await timed('wallet rankings', () => this.wallets.writeRankings(q, stateTime));
-      await timed('pnl periods', () => this.snapshots.pnlPeriods(q, stateTime));
+      if (!laterUpdateFollows) {
+        await timed('wallet rankings', () => this.wallets.writeRankings(q, stateTime));
+        await timed('pnl periods', () => this.snapshots.pnlPeriods(q, stateTime));
+      }
       result.closedPositions = await timed('close', () => this.positions.closeGone(q, stateTime));
       await timed('update', () => this.positions.updateOpen(q, stateTime));
       result.openedPositions = await timed('open', () => this.positions.openNew(q, stateTime));
