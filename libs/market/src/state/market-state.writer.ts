@@ -28,7 +28,7 @@ export interface ApplyStateOptions {
   /** When the update was processed (state_updates.processed_at); now by default. */
   processedAt?: Date;
   /**
-   * A later update of the same run is certain to follow (a catch-up through many boundaries): the tables
+   * A later update of the same run is planned to follow (a catch-up through many boundaries): the tables
    * that hold only the newest update's figures, the wallet rankings and PnL periods, are left to it. It
    * rewrites them whole from the wallets and their PnL history, so they end the same as if every update
    * had written them; until then they read as of the last update that wrote them (wallet_rankings_status
