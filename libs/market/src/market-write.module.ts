@@ -24,6 +24,7 @@ import { OpenOrdersWriter } from './orders/open-orders.writer.js';
 import { OrderBacklogRepository } from './orders/order-backlog.repository.js';
 import { OrderFeedProgressRepository } from './orders/order-feed-progress.repository.js';
 import { FillProjector } from './projections/fill.projector.js';
+import { RecentFillsBuffer } from './projections/recent-fills.buffer.js';
 import { ProjectionCheckpointRepository } from './projections/projection-checkpoint.repository.js';
 import { ProjectionInputsRepository } from './projections/projection-inputs.repository.js';
 import { InfoStateUpdates } from './state/info-state.updates.js';
@@ -79,7 +80,7 @@ const WRITERS = [
  * DataSource provider (DatabaseModule's in the apps).
  */
 @Module({
-  providers: [...REPOSITORIES, ...WRITERS, OpenOrdersStep],
+  providers: [...REPOSITORIES, ...WRITERS, OpenOrdersStep, RecentFillsBuffer],
   exports: WRITERS,
 })
 export class MarketWriteModule {}

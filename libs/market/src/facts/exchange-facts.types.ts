@@ -41,6 +41,8 @@ export interface FactsBatch {
   source: string;
   blocks: NodeBlock[];
   fills: FillRow[];
+  /** The fills stream's `lastBlock` stored before this batch (null: none yet); its fills blocks all follow it. */
+  fillsAfterBlock: number | null;
   /** The last price of each coin traded in the batch as stored before it (absent: never traded before). */
   previousPrices: ReadonlyMap<string, StoredPrice>;
   result: WriteBlocksResult;

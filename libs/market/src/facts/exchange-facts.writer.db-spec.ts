@@ -197,8 +197,8 @@ describe('ExchangeFactsWriter on the recorded samples', () => {
 });
 
 describe('ExchangeFactsWriter steps', () => {
-  it('runs the open-order book as its registered step, with no after-commit hook yet', () => {
-    expect(writer.steps.names).toEqual({ steps: ['open-orders'], afterCommit: [] });
+  it('runs the open-order book as its registered step, and keeps the fills committed for the projection after the commit', () => {
+    expect(writer.steps.names).toEqual({ steps: ['open-orders'], afterCommit: ['recent-fills'] });
   });
 
   it('rolls the whole batch back when a registered step fails, and runs hooks only after a commit', async () => {

@@ -47,6 +47,7 @@ export class ExchangeFactsWriter {
       const stored = await this.checkpoints.lock(q, source, streams);
       const applied = new Map<string, number>();
       for (const [stream, position] of stored) if (position.lastBlock !== null) applied.set(stream, position.lastBlock);
+      const fillsAfterBlock = applied.get('node_fills_by_block') ?? null;
 
       const accepted: NodeBlock[] = [];
       const positions = new Map<string, FeedPosition>();
@@ -69,7 +70,7 @@ export class ExchangeFactsWriter {
       result.ledgerUpdates = await this.ledgerUpdates.insert(q, misc.flatMap(ledgerUpdateRows));
       result.fundingPayments = await this.fundingPayments.insert(q, misc.flatMap(fundingPaymentRows));
       const previousPrices = await this.marketPrices.advance(q, lastPrices(fills));
-      const facts: FactsBatch = { source, blocks: accepted, fills, previousPrices, result };
+      const facts: FactsBatch = { source, blocks: accepted, fills, fillsAfterBlock, previousPrices, result };
       await this.steps.runSteps(q, facts);
       await this.checkpoints.advance(q, source, positions);
       await this.readVersions.bump(q, 'facts');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { WorkerSimulatorEngine } from '#exchange';
 import { openFactsDatabase, resetDatabase, startedWriter, useTestEnvironment } from '#testing';
+import { openMarketWriteContext } from '../market-write.module.js';
 import { FillProjector } from '../projections/fill.projector.js';
 import { CATCH_UP_READ_AHEAD, SimulatedExchangeIngestion, type SimulationOptions } from './simulated-exchange.ingestion.js';
 
@@ -44,28 +45,51 @@ async function dumpAll(): Promise<Record<string, string[]>> {
   return dump;
 }
 
-/** A new simulation of SETTINGS to NOW, stored with `options`, then projected to the end. */
-async function run(options: Partial<SimulationOptions>): Promise<{ tables: Record<string, string[]>; states: number; rankingsWritten: number }> {
+interface Run {
+  tables: Record<string, string[]>;
+  states: number;
+  rankingsWritten: number;
+  /** Projection windows, and those whose fills the facts writer had kept in the process. */
+  windows: number;
+  keptWindows: number;
+}
+
+/**
+ * A new simulation of SETTINGS to NOW, stored with `options`, then projected to the end; `projectAlong`
+ * projects after every chunk in the same process, as the ingestor does, instead of once at the end in
+ * another.
+ */
+async function run(options: Partial<SimulationOptions>, projectAlong = false): Promise<Run> {
   await resetDatabase(config.DATABASE_URL);
   const dataDir = await mkdtemp(join(tmpdir(), 'tw-sim-fast-'));
   dirs.push(dataDir);
-  const simulation = await startedWriter(dataSource, SimulatedExchangeIngestion);
+  const context = await openMarketWriteContext(dataSource);
+  const simulation = context.get(SimulatedExchangeIngestion);
+  const result: Run = { tables: {}, states: 0, rankingsWritten: 0, windows: 0, keptWindows: 0 };
+  const project = async (projector: FillProjector) => {
+    for (let more = true; more; ) {
+      const window = await projector.project('simulator');
+      if (window.fills > 0) result.windows++;
+      if (window.keptFills) result.keptWindows++;
+      more = window.more;
+    }
+  };
   await simulation.open({ dataDir, settings: SETTINGS, backfillDays: 2 / 24, stateIntervalMs: 15 * 60_000, ...options }, NOW);
-  let states = 0;
-  let rankingsWritten = 0;
   try {
     for (let chunk = await simulation.advance(NOW); chunk; chunk = await simulation.advance(NOW)) {
       expect(chunk.issues).toEqual([]);
-      if (chunk.state?.applied) states++;
+      if (chunk.state?.applied) result.states++;
       // The writer reports the steps it ran.
-      if (chunk.state && 'wallet rankings' in chunk.state.timings) rankingsWritten++;
+      if (chunk.state && 'wallet rankings' in chunk.state.timings) result.rankingsWritten++;
+      if (projectAlong) await project(context.get(FillProjector));
     }
   } finally {
     await simulation.close();
   }
-  const projector = await startedWriter(dataSource, FillProjector);
-  while ((await projector.project('simulator')).more);
-  return { tables: await dumpAll(), states, rankingsWritten };
+  await project(projectAlong ? context.get(FillProjector) : await startedWriter(dataSource, FillProjector));
+  await context.close();
+  result.tables = await dumpAll();
+  return result;
 }
 
 beforeAll(async () => {
@@ -78,15 +102,20 @@ afterAll(async () => {
 });
 
 describe('the simulated first start, fast path against slow path', () => {
-  it('stores the same rows in every table whether chunks are made ahead on a worker, each read while the one before is stored, with state updates overlapping the next chunk and leaving the latest-only tables to the last, or one by one here', async () => {
-    const { tables: slow, states, rankingsWritten: slowRankings } = await run({});
+  it('stores the same rows in every table whether chunks are made ahead on a worker, each read while the one before is stored, with state updates overlapping the next chunk and leaving the latest-only tables to the last, projected along from the fills kept in memory, or one by one here and projected at the end from Postgres', async () => {
+    const { tables: slow, states, rankingsWritten: slowRankings, keptWindows: slowKept } = await run({});
     expect(slow['fills']!.length).toBeGreaterThan(1_000);
-    expect([states, slow['state_updates']!.length, slowRankings]).toEqual([8, 8, 8]);
+    expect([states, slow['state_updates']!.length, slowRankings, slowKept]).toEqual([8, 8, 8, 0]);
     expect(slow['open_order_snapshots']!.length).toBeGreaterThan(20);
     // Every update is reported, the last one by the call after the last chunk.
-    const { tables: fast, states: fastStates, rankingsWritten: fastRankings } = await run({ engine: (settings) => new WorkerSimulatorEngine(settings, WORKER_URL), readAhead: CATCH_UP_READ_AHEAD, overlapStateUpdates: true, overlapReading: true, deferLatestOnlyTables: true });
-    // Only the last update, which no planned boundary follows, wrote the rankings.
-    expect([fastStates, fastRankings]).toEqual([8, 1]);
-    for (const table of Object.keys(slow)) expect([table, fast[table]]).toEqual([table, slow[table]]);
+    const fast = await run(
+      { engine: (settings) => new WorkerSimulatorEngine(settings, WORKER_URL), readAhead: CATCH_UP_READ_AHEAD, overlapStateUpdates: true, overlapReading: true, deferLatestOnlyTables: true },
+      true,
+    );
+    // Only the last update, which no planned boundary follows, wrote the rankings; every projection window
+    // after the first (which tells the writer to keep the source's fills) took the fills kept in memory.
+    expect([fast.states, fast.rankingsWritten, fast.keptWindows]).toEqual([8, 1, fast.windows - 1]);
+    expect(fast.windows).toBeGreaterThan(4);
+    for (const table of Object.keys(slow)) expect([table, fast.tables[table]]).toEqual([table, slow[table]]);
   });
 });

@@ -11,6 +11,7 @@ import { ClosedTradesRepository, type LateFundingPayment } from '../closed-trade
 import { OpenTradeStatesRepository, type TradeKey } from '../closed-trades/open-trade-states.repository.js';
 import { ProjectionCheckpointRepository, type ProjectionPosition } from './projection-checkpoint.repository.js';
 import { ProjectionInputsRepository, type ProjectedFill, type ProjectedFunding } from './projection-inputs.repository.js';
+import { RecentFillsBuffer } from './recent-fills.buffer.js';
 
 export const DEFAULT_MAX_FILLS_PER_RUN = 20_000;
 
@@ -27,6 +28,8 @@ export interface FillProjectionResult {
   closedTrades: number;
   /** Fills older than one already projected for their (address, coin): left out of closed trades. */
   outOfOrderFills: number;
+  /** The window's fills were those the facts writer kept in this process (RecentFillsBuffer), not read back. */
+  keptFills: boolean;
   /** More stored fills wait beyond the window. */
   more: boolean;
   /** The source stores fills without block numbers (the public-API feed), so none can be projected. */
@@ -57,6 +60,7 @@ export class FillProjector {
     private readonly builderActivity: BuilderActivityRepository,
     private readonly exchangeVolume: ExchangeVolumeRepository,
     private readonly readVersions: ReadVersionsRepository,
+    private readonly recentFills: RecentFillsBuffer,
   ) {}
 
   /** One run over the facts the feed `source` (EXCHANGE_SOURCE's feed checkpoint name) has stored. */
@@ -72,7 +76,8 @@ export class FillProjector {
       const fundingAfter = position.fundingBlock ?? -1;
       const fundingTo = frontier.misc === null ? fundingAfter : Math.max(fundingAfter, Math.min(toBlock, frontier.misc));
 
-      const fills = toBlock > after ? await this.inputs.fills(q, after, toBlock) : [];
+      const kept = toBlock > after ? this.recentFills.take(source, after, toBlock) : null;
+      const fills = kept ?? (toBlock > after ? await this.inputs.fills(q, after, toBlock) : []);
       const funding = fundingTo > fundingAfter ? await this.inputs.funding(q, fundingAfter, fundingTo) : [];
       const late = funding.filter((p) => p.blockNumber <= after);
       const inOrder = funding.filter((p) => p.blockNumber > after);
@@ -108,6 +113,7 @@ export class FillProjector {
         lateFundingPayments: late.length,
         closedTrades,
         outOfOrderFills: built.outOfOrder,
+        keptFills: kept !== null,
         more: frontier.fills !== null && toBlock < frontier.fills,
         blockless: frontier.blockless,
       };

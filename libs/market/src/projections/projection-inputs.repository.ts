@@ -22,6 +22,14 @@ export interface FeedFrontier {
   blockless: boolean;
 }
 
+/**
+ * The projection's order of fills, here and in `fills`' SQL: time, then tid, then address (a stored fill's
+ * key, so no two tie). Addresses are lower-case hex, which sorts alike in every collation.
+ */
+export function compareProjectedFills(a: ProjectedFill, b: ProjectedFill): number {
+  return a.time - b.time || (a.tid ?? 0) - (b.tid ?? 0) || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0);
+}
+
 const ms = (column: string): string => `(extract(epoch FROM ${column}) * 1000)::bigint`;
 
 /** Reads the stored facts a projection window covers: block_number in (after, upTo]. */
