@@ -76,7 +76,8 @@ const WRITERS = [
 
 /**
  * The write side the ingestor runs: repositories, the writers with their registered transaction steps
- * (open orders is the facts writer's first), the feed ingestions and the fill projector. Needs a
+ * (open orders is the facts writer's first) and after-commit hooks (the fills kept for the projection),
+ * the feed ingestions and the fill projector. Needs a
  * DataSource provider (DatabaseModule's in the apps).
  */
 @Module({
