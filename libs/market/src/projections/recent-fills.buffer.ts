@@ -3,7 +3,7 @@ import type { AfterCommitHook } from '#database';
 import { ExchangeFactsWriter, type FactsBatch } from '../facts/index.js';
 import { compareProjectedFills, type ProjectedFill } from './projection-inputs.repository.js';
 
-/** About 60 MB at most: a projection that falls this far behind reads its fills back from Postgres. */
+/** The memory's bound: a projection that falls this far behind reads its fills back from Postgres. */
 export const MAX_BUFFERED_FILLS = 200_000;
 
 interface BufferedBatch {
