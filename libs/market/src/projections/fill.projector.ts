@@ -76,8 +76,13 @@ export class FillProjector {
       const fundingAfter = position.fundingBlock ?? -1;
       const fundingTo = frontier.misc === null ? fundingAfter : Math.max(fundingAfter, Math.min(toBlock, frontier.misc));
 
-      const kept = toBlock > after ? this.recentFills.take(source, after, toBlock) : null;
-      const fills = kept ?? (toBlock > after ? await this.inputs.fills(q, after, toBlock) : []);
+      let fills: ProjectedFill[] = [];
+      let keptFills = false;
+      if (toBlock > after) {
+        const kept = this.recentFills.take(source, after, toBlock);
+        keptFills = kept !== null;
+        fills = kept ?? (await this.inputs.fills(q, after, toBlock));
+      }
       const funding = fundingTo > fundingAfter ? await this.inputs.funding(q, fundingAfter, fundingTo) : [];
       const late = funding.filter((p) => p.blockNumber <= after);
       const inOrder = funding.filter((p) => p.blockNumber > after);
@@ -113,7 +118,7 @@ export class FillProjector {
         lateFundingPayments: late.length,
         closedTrades,
         outOfOrderFills: built.outOfOrder,
-        keptFills: kept !== null,
+        keptFills,
         more: frontier.fills !== null && toBlock < frontier.fills,
         blockless: frontier.blockless,
       };
