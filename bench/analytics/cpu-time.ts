@@ -12,7 +12,8 @@ export interface CpuTimes {
 // /proc/<pid>/stat counts in clock ticks, 100 a second on Linux.
 const TICK_MS = 10;
 
-function processMs(pid: number | string): number {
+/** CPU time a process (all its threads) has used so far, in ms; 0 for one that has ended. */
+export function processMs(pid: number | string): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
@@ -22,7 +23,7 @@ function processMs(pid: number | string): number {
 }
 
 /** The backends connected to `database` ("postgres: 15/main: <user> <database> <host>" as ps shows them), by pid. */
-function backendsOf(database: string): Map<string, number> {
+export function backendsOf(database: string): Map<string, number> {
   const backends = new Map<string, number>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;

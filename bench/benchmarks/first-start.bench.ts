@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { backendsOf, processMs } from '../analytics/cpu-time.js';
 import { BENCH_DIR, dropDatabase, INGESTOR_NODE_FLAGS, progress, recreateDatabase, stopServer } from '../support.js';
 import { fillsIngestRate } from './fills-ingest.bench.js';
 
@@ -12,7 +13,9 @@ import { fillsIngestRate } from './fills-ingest.bench.js';
  * wall time until /health answers, and until the state status reaches the present (the update of the
  * newest state-update boundary before the launch is processed), with the fills stored by then. Beside it, the fills-ingest
  * rate (reader, parser and writer alone) of the same run: how much of the backfill's cost is the rest
- * (generation, state updates, projections, order snapshots).
+ * (generation, state updates, projections, order snapshots). And the CPU used by then: the service's process
+ * (all its threads) and the database's Postgres backends, so that a slower machine can be told from a
+ * slower build, and the least time two fully busy cores would need for that work.
  */
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tidewatch_bench_first_start';
 const BACKFILL_DAYS = process.env.BENCH_FIRST_START_DAYS ?? '7';
@@ -70,6 +73,14 @@ export async function firstStartBenchmark() {
   let presentSeconds: number | null = null;
   let fills = 0;
   let stateUpdates = 0;
+  // Each backend's last reading: one that ends before the clock stops keeps what it had used.
+  const database = new URL(DATABASE_URL).pathname.slice(1);
+  const backendMs = new Map<string, number>();
+  let serviceMs = 0;
+  const sampleCpu = () => {
+    for (const [pid, ms] of backendsOf(database)) backendMs.set(pid, ms);
+    serviceMs = Math.max(serviceMs, processMs(child.pid!));
+  };
   try {
     await db.connect();
     let reported = Date.now();
@@ -79,6 +90,7 @@ export async function firstStartBenchmark() {
       const status = await db
         .query<{ t: Date | null }>(`SELECT processed_state_time AS t FROM state_status`)
         .then((r) => r.rows[0]?.t ?? null, () => null);
+      sampleCpu();
       if (status !== null && status.getTime() > presentBoundary - intervalMs) {
         presentSeconds = (Date.now() - launchMs) / 1000;
         break;
@@ -102,6 +114,11 @@ export async function firstStartBenchmark() {
 
   const ingest = await fillsIngestRate(INGEST_FILLS);
   const backfillRate = Math.round(fills / presentSeconds);
+  const cpu = {
+    serviceSeconds: serviceMs / 1000,
+    postgresSeconds: [...backendMs.values()].reduce((a, b) => a + b, 0) / 1000,
+  };
+  const cpuSeconds = cpu.serviceSeconds + cpu.postgresSeconds;
   return {
     name: 'first-start',
     settings: { backfillDays: Number(BACKFILL_DAYS), stateIntervalMinutes: STATE_INTERVAL_MIN, ingestFills: INGEST_FILLS },
@@ -111,6 +128,7 @@ export async function firstStartBenchmark() {
     stateUpdates,
     backfillFillsPerSecond: backfillRate,
     ingest,
+    cpu,
     target: { presentSeconds: TARGET_SECONDS, met: presentSeconds < TARGET_SECONDS },
     table: [
       { measure: 'empty database to /health answering', value: healthSeconds === null ? 'never' : `${healthSeconds.toFixed(1)} s` },
@@ -119,6 +137,9 @@ export async function firstStartBenchmark() {
       { measure: 'backfill fills/s (fills / time to the present)', value: backfillRate },
       { measure: `fills-ingest alone, same run (${ingest.fills} fills: reader, parser, writer)`, value: `${ingest.fillsPerSecond} fills/s` },
       { measure: 'backfill / fills-ingest', value: (backfillRate / ingest.fillsPerSecond).toFixed(3) },
+      { measure: 'CPU by then: service process (all threads) + its Postgres backends', value: `${cpu.serviceSeconds.toFixed(1)} s + ${cpu.postgresSeconds.toFixed(1)} s` },
+      { measure: 'cores busy on average (CPU / time to the present)', value: (cpuSeconds / presentSeconds).toFixed(2) },
+      { measure: 'least time on 2 fully busy cores (CPU / 2)', value: `${(cpuSeconds / 2).toFixed(1)} s` },
     ],
   };
 }
