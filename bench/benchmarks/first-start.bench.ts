@@ -15,7 +15,8 @@ import { fillsIngestRate } from './fills-ingest.bench.js';
  * rate (reader, parser and writer alone) of the same run: how much of the backfill's cost is the rest
  * (generation, state updates, projections, order snapshots). And the CPU used by then: the service's process
  * (all its threads) and the database's Postgres backends, so that a slower machine can be told from a
- * slower build, and the least time two fully busy cores would need for that work.
+ * slower build, and the least time two fully busy cores would need for that work. Then, caught up, the
+ * service's CPU per second of running live at real time.
  */
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tidewatch_bench_first_start';
 const BACKFILL_DAYS = process.env.BENCH_FIRST_START_DAYS ?? '7';
@@ -24,6 +25,9 @@ const PORT = '3917';
 const INGEST_FILLS = Number(process.env.BENCH_FIRST_START_INGEST_FILLS ?? 500_000);
 const GIVE_UP_MS = 45 * 60_000;
 const TARGET_SECONDS = 120;
+/** After the present: time for the rest of the backfill to finish, then the live window measured. */
+const SETTLE_MS = 15_000;
+const LIVE_WINDOW_MS = 20_000;
 // `npm start`'s entry point in the build output (BENCH_DIR is dist/bench).
 const MAIN = join(BENCH_DIR, '..', 'apps', 'all-in-one', 'src', 'main.js');
 
@@ -77,6 +81,7 @@ export async function firstStartBenchmark() {
   const database = new URL(DATABASE_URL).pathname.slice(1);
   const backendMs = new Map<string, number>();
   let serviceMs = 0;
+  let liveCpuMsPerSecond = 0;
   const sampleCpu = () => {
     for (const [pid, ms] of backendsOf(database)) backendMs.set(pid, ms);
     serviceMs = Math.max(serviceMs, processMs(child.pid!));
@@ -105,6 +110,12 @@ export async function firstStartBenchmark() {
     const counts = await db.query<{ fills: number; updates: number }>(`SELECT (SELECT count(*)::int FROM fills) AS fills, (SELECT count(*)::int FROM state_updates) AS updates`);
     fills = counts.rows[0]!.fills;
     stateUpdates = counts.rows[0]!.updates;
+    // Caught up, the simulator runs at real time: what the service costs then, beside the api it serves.
+    await sleep(SETTLE_MS);
+    const liveFrom = processMs(child.pid!);
+    await sleep(LIVE_WINDOW_MS);
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} while running live:\n${stderrTail.join('\n')}`);
+    liveCpuMsPerSecond = Math.round(((processMs(child.pid!) - liveFrom) / LIVE_WINDOW_MS) * 1000);
   } finally {
     await stopServer(child);
     await db.end().catch(() => undefined);
@@ -129,6 +140,7 @@ export async function firstStartBenchmark() {
     backfillFillsPerSecond: backfillRate,
     ingest,
     cpu,
+    liveCpuMsPerSecond,
     target: { presentSeconds: TARGET_SECONDS, met: presentSeconds < TARGET_SECONDS },
     table: [
       { measure: 'empty database to /health answering', value: healthSeconds === null ? 'never' : `${healthSeconds.toFixed(1)} s` },
@@ -140,6 +152,7 @@ export async function firstStartBenchmark() {
       { measure: 'CPU by then: service process (all threads) + its Postgres backends', value: `${cpu.serviceSeconds.toFixed(1)} s + ${cpu.postgresSeconds.toFixed(1)} s` },
       { measure: 'cores busy on average (CPU / time to the present)', value: (cpuSeconds / presentSeconds).toFixed(2) },
       { measure: 'least time on 2 fully busy cores (CPU / 2)', value: `${(cpuSeconds / 2).toFixed(1)} s` },
+      { measure: `then live at real time: service CPU (${LIVE_WINDOW_MS / 1000} s from ${SETTLE_MS / 1000} s after the present)`, value: `${liveCpuMsPerSecond} ms per second` },
     ],
   };
 }

@@ -4,8 +4,21 @@ import { formatIssue, WorkerSimulatorEngine } from '#exchange';
 import { CATCH_UP_READ_AHEAD, CatchUpVacuum, SimulatedExchangeIngestion, type SimulationChunk } from '#market';
 import { JsonLogger, ProgressBar } from '#runtime';
 
-const LIVE_TICK_MS = 1_000;
+export const LIVE_TICK_MS = 1_000;
 const ERROR_WAIT_MS = 2_000;
+
+/**
+ * How long the live loop waits after a step towards `targetMs` (step's result: a chunk, null when there
+ * was nothing to do, undefined after a failure, which has waited already). Caught up with the clock, the
+ * next chunk waits a tick: asked again at once, it would hold the few milliseconds of exchange time that
+ * passed meanwhile, often not one block, and still cost a write, a read of every stream's files and a
+ * prune; in a loop that kept most of a core busy for nothing. Behind (a chunk ended at a state-update
+ * boundary or an hour), the next one follows at once.
+ */
+export function liveWaitMs(chunk: SimulationChunk | null | undefined, targetMs: number): number {
+  if (chunk === undefined) return 0;
+  return chunk === null || chunk.untilMs >= targetMs ? LIVE_TICK_MS : 0;
+}
 
 /**
  * With EXCHANGE_SOURCE=simulator (the default): backfills SIM_BACKFILL_DAYS of history up to now as
@@ -76,7 +89,8 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
     while (this.running) {
       const target = backfillEnd + (Date.now() - liveStartWall) * c.SIM_SPEED;
       const chunk = await this.step(target);
-      if (chunk === null && this.running) await new Promise((resolve) => setTimeout(resolve, LIVE_TICK_MS));
+      const waitMs = liveWaitMs(chunk, target);
+      if (waitMs > 0 && this.running) await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   }
 
