@@ -435,8 +435,9 @@ describe('Order snapshots', () => {
       const offset = new Date(MID + 2 * HOUR).toISOString().replace('Z', '+02:00');
       expect((await get(`${BASE}/${encodeURIComponent(offset)}?limit=500`)).body).toEqual(body);
       expect((await get(`${BASE}/${iso(MID).replace('Z', '')}?limit=500`)).body).toEqual(body);
-      // Midnight two days ago is on the grid; no block came before it, so no snapshot.
-      const day = iso(END).slice(0, 10);
+      // Midnight of the day before the first block is on the grid, and no block came before it, so no
+      // snapshot (the first block's own midnight may fall inside the three hours, by the time of day).
+      const day = iso(FIRST - DAY).slice(0, 10);
       const res = await get(`${BASE}/${day}`);
       expect(res.status).toBe(404);
       expect(res.body).toEqual(notFound(`No order snapshot was taken at ${day}T00:00:00.000Z`));
