@@ -1,3 +1,4 @@
+import { sqlArray, type SqlArrayElement } from './sql-array.js';
 import type { SqlRunner } from './sql-runner.js';
 
 /**
@@ -19,7 +20,7 @@ export class BulkInsert<R> {
   constructor(
     readonly table: string,
     columns: string,
-    private readonly values: (row: R) => readonly unknown[],
+    private readonly values: (row: R) => readonly SqlArrayElement[],
     conflict: string,
     select: Readonly<Record<string, (value: string) => string>> = {},
   ) {
@@ -48,7 +49,7 @@ export class BulkInsert<R> {
     const tuples = rows.map(this.values);
     const width = this.columnNames.length;
     if (tuples[0]!.length !== width) throw new Error(`BulkInsert ${this.table}: ${tuples[0]!.length} values for ${width} columns`);
-    const arrays = this.columnNames.map((_, i) => tuples.map((t) => t[i]));
+    const arrays = this.columnNames.map((_, i) => sqlArray(tuples.map((t) => t[i])));
     const result: Array<{ n: number }> = await q.query(this.sql, arrays);
     return result[0]!.n;
   }

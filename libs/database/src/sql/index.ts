@@ -6,3 +6,5 @@ export * from './keyset-cursor.js';
 export * from './list-query.js';
 export * from './json-text.js';
 export * from './json-page.js';
+export * from './sql-array.js';
+export * from './copy-first-insert.js';

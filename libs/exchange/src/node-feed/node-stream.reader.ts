@@ -128,7 +128,7 @@ export class NodeStreamReader<S extends NodeStream = NodeStream> {
       if (out.blocks.length >= maxBlocks) return { pos, full: true };
     }
     for await (const line of readCompleteLines(path, pos.offset, this.chunkBytes)) {
-      pos = this.consume(line.text, { ...pos, offset: line.end, line: pos.line + 1 }, out);
+      pos = this.consume(line.text, path, { ...pos, offset: line.end, line: pos.line + 1 }, out);
       if (out.blocks.length >= maxBlocks) return { pos, full: true };
     }
     return { pos, full: false };
@@ -173,14 +173,15 @@ export class NodeStreamReader<S extends NodeStream = NodeStream> {
 
   /** The unterminated end of a file the node has left: a block cut short by a crash, or a line without newline. */
   private async readTail(pos: NodeStreamCheckpoint, out: NodeStreamPoll<S>): Promise<NodeStreamCheckpoint> {
-    const rest = await readRest(this.path(pos.file), pos.offset);
+    const path = this.path(pos.file);
+    const rest = await readRest(path, pos.offset);
     if (rest.bytes === 0) return pos;
-    return this.consume(rest.text, { ...pos, offset: pos.offset + rest.bytes, line: pos.line + 1 }, out);
+    return this.consume(rest.text, path, { ...pos, offset: pos.offset + rest.bytes, line: pos.line + 1 }, out);
   }
 
-  /** Takes one line whose position is `next`; returns the position after it. */
-  private consume(text: string, next: NodeStreamCheckpoint, out: NodeStreamPoll<S>): NodeStreamCheckpoint {
-    return this.take(parseBlockLine(this.stream, text, { file: this.path(next.file), line: next.line }), next, out);
+  /** Takes one line of the file at `path` whose position is `next`; returns the position after it. */
+  private consume(text: string, path: string, next: NodeStreamCheckpoint, out: NodeStreamPoll<S>): NodeStreamCheckpoint {
+    return this.take(parseBlockLine(this.stream, text, { file: path, line: next.line }), next, out);
   }
 
   private take(result: ParseResult<NodeBlockOf<S>>, next: NodeStreamCheckpoint, out: NodeStreamPoll<S>): NodeStreamCheckpoint {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BulkInsert, copyBool, copyChunks, copyLines, copyNullable, copyNullableText, copyText, type SqlRunner } from '#database';
+import { BulkInsert, copyBool, CopyFirstInsert, copyNullable, copyNullableText, copyText, type SqlRunner } from '#database';
 import type { FillRow } from './fact-rows.js';
 
 // Also the column order of the COPY lines below.
@@ -14,12 +14,6 @@ const INSERT = new BulkInsert<FillRow>(
   ],
   '(tid, address, time) DO NOTHING',
 );
-
-// Fast path: the whole batch in one COPY, which stores rows at about twice the rate of an INSERT from
-// unnest (no executor per row, heap and WAL written in batches) but cannot skip a row already stored:
-// one such row fails the COPY with a unique violation, and the batch goes in by INSERT ... ON CONFLICT.
-const COPY_TARGET = `fills (${INSERT.columnNames.join(', ')})`;
-const SAVEPOINT = 'fills_copy';
 
 // Why the primary key (tid, address, time) is enough to store a (tid, address) once: Postgres wants the
 // partition key in every unique key, but a fill's time is part of the trade and never changes, so every
@@ -39,7 +33,8 @@ function copyLine(r: FillRow): string {
   );
 }
 
-const isUniqueViolation = (error: unknown): boolean => (error as { code?: string }).code === '23505';
+// The whole batch in one COPY; a batch holding a stored fill goes in by INSERT ... ON CONFLICT.
+const STORE = new CopyFirstInsert(INSERT, copyLine);
 
 /** UTC month start of an ISO time: the partition a fill goes to. */
 const monthOf = (iso: string): string => `${iso.slice(0, 7)}-01T00:00:00.000Z`;
@@ -59,15 +54,7 @@ export class FillsRepository {
    * NOTHING (a replay, the second leg of a rare self-trade, or another writer that stored some of them
    * first). Must run inside a transaction.
    */
-  async insert(q: SqlRunner, rows: FillRow[]): Promise<number> {
-    if (rows.length === 0) return 0;
-    await q.query(`SAVEPOINT ${SAVEPOINT}`);
-    try {
-      return await copyLines(q, COPY_TARGET, copyChunks(rows, copyLine));
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      await q.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
-      return await INSERT.run(q, rows);
-    }
+  insert(q: SqlRunner, rows: FillRow[]): Promise<number> {
+    return STORE.run(q, rows);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { BookOrder } from './open-order.types.js';
 import type { BookChange } from './order-book.fold.js';
-import { type SqlRunner } from '#database';
+import { sqlArray, type SqlArrayElement, type SqlRunner } from '#database';
 
 const PLACE = `
   INSERT INTO open_orders (address, oid, coin, side, limit_px, sz, orig_sz, timestamp, trigger_condition, is_trigger, trigger_px,
@@ -42,33 +42,34 @@ export class OpenOrdersRepository {
       else others.push({ address: change.address, oid: change.oid, amount: null, height: null });
     }
     if (placed.length > 0) {
-      const o = placed.map((p) => p.order);
+      const column = (value: (order: BookOrder) => SqlArrayElement) => sqlArray(placed.map((p) => value(p.order)));
       await q.query(PLACE, [
-        o.map((r) => r.address),
-        o.map((r) => r.oid),
-        o.map((r) => r.coin),
-        o.map((r) => r.side),
-        o.map((r) => r.limitPx),
-        o.map((r) => r.sz),
-        o.map((r) => r.origSz),
-        o.map((r) => new Date(r.timestampMs).toISOString()),
-        o.map((r) => r.triggerCondition),
-        o.map((r) => r.isTrigger),
-        o.map((r) => r.triggerPx),
-        o.map((r) => JSON.stringify(r.children)),
-        o.map((r) => r.isPositionTpsl),
-        o.map((r) => r.reduceOnly),
-        o.map((r) => r.orderType),
-        o.map((r) => r.tif),
-        o.map((r) => r.cloid),
-        o.map((r) => r.builder),
-        o.map((r) => r.builderFee),
-        placed.map((p) => p.height),
+        column((r) => r.address),
+        column((r) => r.oid),
+        column((r) => r.coin),
+        column((r) => r.side),
+        column((r) => r.limitPx),
+        column((r) => r.sz),
+        column((r) => r.origSz),
+        column((r) => new Date(r.timestampMs).toISOString()),
+        column((r) => r.triggerCondition),
+        column((r) => r.isTrigger),
+        column((r) => r.triggerPx),
+        column((r) => JSON.stringify(r.children)),
+        column((r) => r.isPositionTpsl),
+        column((r) => r.reduceOnly),
+        column((r) => r.orderType),
+        column((r) => r.tif),
+        column((r) => r.cloid),
+        column((r) => r.builder),
+        column((r) => r.builderFee),
+        sqlArray(placed.map((p) => p.height)),
         pendingFor,
       ]);
     }
     if (others.length > 0) {
-      await q.query(REDUCE_OR_REMOVE, [others.map((r) => r.address), others.map((r) => r.oid), others.map((r) => r.amount), others.map((r) => r.height), pendingFor]);
+      const column = (value: (change: (typeof others)[number]) => SqlArrayElement) => sqlArray(others.map(value));
+      await q.query(REDUCE_OR_REMOVE, [column((r) => r.address), column((r) => r.oid), column((r) => r.amount), column((r) => r.height), pendingFor]);
     }
   }
 }
