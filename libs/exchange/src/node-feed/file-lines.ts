@@ -17,8 +17,9 @@ const MIN_BUFFER_BYTES = 64 * 1024;
  * yielded. Lines are cut on the newline byte before decoding, so a multi-byte character split across two
  * chunks is decoded whole.
  *
- * One buffer serves every read of a call, sized to what the file holds past `from` when opened (at most
- * `chunkBytes`): a buffer per read, most of it unused, was external memory that made V8 collect early.
+ * One buffer serves every read of a call, sized to what the file holds past `from` when opened (at least
+ * 64 KiB, at most `chunkBytes`): a new buffer per read, most of it unused, was external memory that made
+ * V8 collect early.
  */
 export async function* readCompleteLines(path: string, from: number, chunkBytes: number): AsyncGenerator<FileLine> {
   const handle = await open(path, 'r');
