@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { BookOrder } from './open-order.types.js';
 import type { BookChange } from './order-book.fold.js';
-import { sqlArray, type SqlArrayElement, type SqlRunner } from '#database';
+import { isoTime, sqlArray, type SqlArrayElement, type SqlRunner } from '#database';
 
 const PLACE = `
   INSERT INTO open_orders (address, oid, coin, side, limit_px, sz, orig_sz, timestamp, trigger_condition, is_trigger, trigger_px,
@@ -28,12 +28,18 @@ const REDUCE_OR_REMOVE = `
   FROM unnest($1::text[], $2::bigint[], $3::numeric[], $4::bigint[]) AS c(address, oid, amount, height)
   WHERE o.address = c.address AND o.oid = c.oid AND NOT o.gone`;
 
+/** The array parameter of one column of `rows`, for an unnest. */
+const columnOf =
+  <T>(rows: readonly T[]) =>
+  (value: (row: T) => SqlArrayElement): string =>
+    sqlArray(rows.map(value));
+
 /** The live book: the current open orders, written set-wise (two statements whatever the number of changes). */
 @Injectable()
 export class OpenOrdersRepository {
   /** `pendingForMs`: the snapshot that will first show these changes (the next boundary after them). */
   async apply(q: SqlRunner, changes: Iterable<BookChange>, pendingForMs: number): Promise<void> {
-    const pendingFor = new Date(pendingForMs).toISOString();
+    const pendingFor = isoTime(pendingForMs);
     const placed: Array<{ order: BookOrder; height: number }> = [];
     const others: Array<{ address: string; oid: number; amount: string | null; height: number | null }> = [];
     for (const change of changes) {
@@ -42,7 +48,7 @@ export class OpenOrdersRepository {
       else others.push({ address: change.address, oid: change.oid, amount: null, height: null });
     }
     if (placed.length > 0) {
-      const column = (value: (order: BookOrder) => SqlArrayElement) => sqlArray(placed.map((p) => value(p.order)));
+      const column = columnOf(placed.map((p) => p.order));
       await q.query(PLACE, [
         column((r) => r.address),
         column((r) => r.oid),
@@ -51,7 +57,7 @@ export class OpenOrdersRepository {
         column((r) => r.limitPx),
         column((r) => r.sz),
         column((r) => r.origSz),
-        column((r) => new Date(r.timestampMs).toISOString()),
+        column((r) => isoTime(r.timestampMs)),
         column((r) => r.triggerCondition),
         column((r) => r.isTrigger),
         column((r) => r.triggerPx),
@@ -63,12 +69,12 @@ export class OpenOrdersRepository {
         column((r) => r.cloid),
         column((r) => r.builder),
         column((r) => r.builderFee),
-        sqlArray(placed.map((p) => p.height)),
+        columnOf(placed)((p) => p.height),
         pendingFor,
       ]);
     }
     if (others.length > 0) {
-      const column = (value: (change: (typeof others)[number]) => SqlArrayElement) => sqlArray(others.map(value));
+      const column = columnOf(others);
       await q.query(REDUCE_OR_REMOVE, [column((r) => r.address), column((r) => r.oid), column((r) => r.amount), column((r) => r.height), pendingFor]);
     }
   }
