@@ -23,8 +23,9 @@ const PLACE = `
 // and the row found is updated by its ctid. Most changes name orders the book does not hold (a maker's
 // quote placed and filled in one block). Joined plainly, the planner hashed the whole book for the few
 // hundred changes of a snapshot: at the default book of some 5,000 orders that was 4.3 ms a statement
-// over two simulated days of the first start, 3.1 ms this way. Nothing else writes the book meanwhile
-// (the feed progress lock), so the ctid cannot move between the lookup and the update.
+// over two simulated days of the first start, 3.1 ms this way. The book has one writer at a time (the
+// feed progress lock held by OpenOrdersWriter, one order source per database), so no other transaction
+// moves a row between the lookup and the update; a concurrent update would leave that row unchanged.
 const REDUCE_OR_REMOVE = `
   UPDATE open_orders o SET
     sz = CASE WHEN c.amount IS NULL THEN o.sz ELSE o.sz - c.amount END,
