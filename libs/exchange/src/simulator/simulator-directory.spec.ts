@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listHourlyFiles } from '../node-feed/hourly-files.js';
+import { parseBlockLine } from '../node/node-block.parser.js';
+import { NODE_STREAMS } from '../node/node-block.types.js';
 import { InProcessSimulatorEngine } from './simulator-engine.js';
 import { SIMULATOR_FORMAT, SimulatorDirectory, SimulatorSettingsChangedError } from './simulator-directory.js';
 import type { SimulatorSettings } from './simulator.types.js';
@@ -19,6 +22,60 @@ async function withDir(test: (dir: string) => Promise<void>): Promise<void> {
 }
 
 const manifest = async (dir: string) => JSON.parse(await readFile(join(dir, 'simulator.json'), 'utf8'));
+
+/** Every hourly file of the directory (`<stream>/hourly/<date>/<hour>`) with its text. */
+async function filesOf(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const stream of NODE_STREAMS) {
+    for (const file of await listHourlyFiles(join(dir, stream))) {
+      const path = join(stream, 'hourly', file.name);
+      files.set(path, await readFile(join(dir, path), 'utf8'));
+    }
+  }
+  return files;
+}
+
+/**
+ * What the node feed delivers from a file's text: each line parsed, a block at or below the last one
+ * delivered skipped (the feed's guard against lines written twice); a line that does not parse is kept
+ * as its error.
+ */
+function delivered(path: string, text: string): Array<number | string> {
+  const out: Array<number | string> = [];
+  let last = -1;
+  for (const line of text.split('\n').slice(0, -1)) {
+    const parsed = parseBlockLine(path.split('/')[0]!, line, { file: path });
+    if (!parsed.ok) out.push(parsed.error.message);
+    else if (parsed.value.blockNumber > last) out.push((last = parsed.value.blockNumber));
+  }
+  return out;
+}
+
+/**
+ * A directory written to START + 20 s, then killed while appending the span to START + 40 s to its fills
+ * file: `cut(span)` is how many of that span's bytes reached the file. The manifest still says 20 s.
+ * Also returns the files of a run never killed, to START + 40 s.
+ */
+async function killedMidAppend(dir: string, cut: (span: string) => number): Promise<{ whole: Map<string, string>; fillsPath: string }> {
+  const wholeDir = await mkdtemp(join(tmpdir(), 'hl-sim-whole-'));
+  try {
+    const whole = await SimulatorDirectory.open(wholeDir, SETTINGS);
+    await whole.advance(START + 20_000);
+    await whole.advance(START + 40_000);
+    await whole.close();
+    const killed = await SimulatorDirectory.open(dir, SETTINGS);
+    await killed.advance(START + 20_000);
+    await killed.close();
+    const before = await filesOf(dir);
+    const wholeFiles = await filesOf(wholeDir);
+    const fillsPath = [...wholeFiles.keys()].filter((p) => p.startsWith('node_fills_by_block/')).at(-1)!;
+    const span = wholeFiles.get(fillsPath)!.slice(before.get(fillsPath)?.length ?? 0);
+    await appendFile(join(dir, fillsPath), span.slice(0, cut(span)));
+    return { whole: wholeFiles, fillsPath };
+  } finally {
+    await rm(wholeDir, { recursive: true, force: true });
+  }
+}
 
 describe('SimulatorDirectory', () => {
   it('records its format and the book size it was made with, the default as a number, and continues with the same settings', async () => {
@@ -48,6 +105,51 @@ describe('SimulatorDirectory', () => {
       // Starting over is always possible.
       const fresh = await SimulatorDirectory.open(dir, SETTINGS, undefined, { discardExisting: true });
       expect(fresh.writtenUntilMs).toBe(START);
+    });
+  });
+
+  it('after a kill in the middle of a span\'s first line, cuts the half line off when opened again: the files end as if never killed', async () => {
+    await withDir(async (dir) => {
+      const { whole, fillsPath } = await killedMidAppend(dir, (span) => Math.floor(span.indexOf('\n') / 2));
+      const restarted = await SimulatorDirectory.open(dir, SETTINGS);
+      expect(restarted.writtenUntilMs).toBe(START + 20_000);
+      await restarted.advance(START + 40_000);
+      await restarted.close();
+      const files = await filesOf(dir);
+      expect([...files.keys()]).toEqual([...whole.keys()]);
+      expect(files.get(fillsPath)).toBe(whole.get(fillsPath));
+      for (const [path, text] of files) expect(text).toBe(whole.get(path));
+    });
+  });
+
+  it('after a kill later in a span, the feed delivers every block of a run never killed, once each, and no broken line', async () => {
+    await withDir(async (dir) => {
+      // Two whole lines of the span and half of the third reached the file.
+      const { whole, fillsPath } = await killedMidAppend(dir, (span) => {
+        const second = span.indexOf('\n', span.indexOf('\n') + 1);
+        return second + 1 + Math.floor((span.indexOf('\n', second + 1) - second) / 2);
+      });
+      const restarted = await SimulatorDirectory.open(dir, SETTINGS);
+      await restarted.advance(START + 40_000);
+      await restarted.close();
+      const files = await filesOf(dir);
+      const blocks = delivered(fillsPath, files.get(fillsPath)!);
+      expect(blocks).toEqual(delivered(fillsPath, whole.get(fillsPath)!));
+      expect(blocks.length).toBeGreaterThan(10);
+      expect(blocks.every((b) => typeof b === 'number')).toBe(true);
+    });
+  });
+
+  it('cuts off an unfinished line longer than its read window (64 KiB), and leaves finished files alone', async () => {
+    await withDir(async (dir) => {
+      const first = await SimulatorDirectory.open(dir, SETTINGS);
+      await first.advance(START + 20_000);
+      await first.close();
+      const before = await filesOf(dir);
+      const fillsPath = [...before.keys()].filter((p) => p.startsWith('node_fills_by_block/')).at(-1)!;
+      await appendFile(join(dir, fillsPath), `{"local_time":"${'x'.repeat(200_000)}`);
+      await (await SimulatorDirectory.open(dir, SETTINGS)).close();
+      expect(await filesOf(dir)).toEqual(before);
     });
   });
 });

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { appendFile, type FileHandle, mkdir, open, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { compareHourlyFiles, listHourlyFiles, parseHourlyName } from '../node-feed/hourly-files.js';
 import { NODE_STREAMS, type NodeStream } from '../node/node-block.types.js';
@@ -79,6 +79,7 @@ export class SimulatorDirectory {
             'restore the settings, or delete the directory and the database to start a new one',
         );
       }
+      await cutUnfinishedLines(dir);
       const running = engine({ ...stored.settings, startTimeMs: storedStart });
       // Replays in hour-long steps so a long history can report progress.
       await running.skip(stored.writtenUntilMs, (nowMs) => onReplay?.(nowMs - storedStart, stored.writtenUntilMs - storedStart));
@@ -121,7 +122,8 @@ export class SimulatorDirectory {
   /**
    * Appends a span's lines to their hourly files and records how far they go. A crash between the two
    * leaves lines that a restart writes again; the feed never delivers a block number twice, so they are
-   * ignored.
+   * ignored. A crash during an append can also leave a line cut short, which `open` cuts off
+   * (cutUnfinishedLines).
    */
   async write(span: GeneratedSpan): Promise<number> {
     for (const { path, bytes } of span.files) {
@@ -168,6 +170,41 @@ async function readManifest(dir: string): Promise<Manifest | null> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
+}
+
+/**
+ * Cuts off the unfinished last line of each stream's newest hourly file: what a crash during `write`'s
+ * append leaves. Appended to, the restart's first line would run on from it into one line that is not
+ * JSON, and when that is the only copy of its block (the span's first line in the file), the block is lost.
+ * The feed never takes a line without its newline from the newest file (node-stream.reader.ts), so nothing
+ * read is cut.
+ */
+async function cutUnfinishedLines(dir: string): Promise<void> {
+  for (const stream of NODE_STREAMS) {
+    const newest = (await listHourlyFiles(join(dir, stream))).at(-1);
+    if (!newest) continue;
+    const handle = await open(join(dir, stream, 'hourly', newest.name), 'r+');
+    try {
+      const size = (await handle.stat()).size;
+      const end = await endOfLastLine(handle, size);
+      if (end < size) await handle.truncate(end);
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+/** The offset just after the file's last newline (0 without one), read backwards from `size`. */
+async function endOfLastLine(handle: FileHandle, size: number): Promise<number> {
+  const buffer = Buffer.allocUnsafe(64 * 1024);
+  for (let to = size; to > 0; ) {
+    const from = Math.max(0, to - buffer.length);
+    const { bytesRead } = await handle.read(buffer, 0, to - from, from);
+    const newline = buffer.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (newline !== -1) return from + newline + 1;
+    to = from;
+  }
+  return 0;
 }
 
 /** Written beside and renamed over, so a crash never leaves half a manifest. */
