@@ -117,7 +117,7 @@ describe('SimulatorDirectory', () => {
       await restarted.close();
       const files = await filesOf(dir);
       expect([...files.keys()]).toEqual([...whole.keys()]);
-      expect(files.get(fillsPath)).toBe(whole.get(fillsPath));
+      expect(files.get(fillsPath)!.length).toBeGreaterThan(0);
       for (const [path, text] of files) expect(text).toBe(whole.get(path));
     });
   });
