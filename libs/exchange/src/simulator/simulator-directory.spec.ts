@@ -3,7 +3,7 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listHourlyFiles } from '../node-feed/hourly-files.js';
-import { parseBlockLine } from '../node/node-block.parser.js';
+import { NodeStreamReader } from '../node-feed/node-stream.reader.js';
 import { NODE_STREAMS } from '../node/node-block.types.js';
 import { InProcessSimulatorEngine } from './simulator-engine.js';
 import { SIMULATOR_FORMAT, SimulatorDirectory, SimulatorSettingsChangedError } from './simulator-directory.js';
@@ -35,20 +35,18 @@ async function filesOf(dir: string): Promise<Map<string, string>> {
   return files;
 }
 
-/**
- * What the node feed delivers from a file's text: each line parsed, a block at or below the last one
- * delivered skipped (the feed's guard against lines written twice); a line that does not parse is kept
- * as its error.
- */
-function delivered(path: string, text: string): Array<number | string> {
+/** The newest fills file of `files` (filesOf): the one a span's fills are appended to. */
+const newestFills = (files: Map<string, string>): string => [...files.keys()].filter((p) => p.startsWith('node_fills_by_block/')).at(-1)!;
+
+/** What the node feed reads of a directory's fills stream from the start: each block's number, and each issue's message. */
+async function feedReads(dir: string): Promise<Array<number | string>> {
+  const reader = new NodeStreamReader(dir, 'node_fills_by_block', null);
   const out: Array<number | string> = [];
-  let last = -1;
-  for (const line of text.split('\n').slice(0, -1)) {
-    const parsed = parseBlockLine(path.split('/')[0]!, line, { file: path });
-    if (!parsed.ok) out.push(parsed.error.message);
-    else if (parsed.value.blockNumber > last) out.push((last = parsed.value.blockNumber));
+  for (;;) {
+    const poll = await reader.poll(1_000);
+    out.push(...poll.issues.map((issue) => issue.message), ...poll.blocks.map(({ block }) => block.blockNumber));
+    if (poll.blocks.length === 0 && poll.issues.length === 0) return out;
   }
-  return out;
 }
 
 /**
@@ -68,7 +66,7 @@ async function killedMidAppend(dir: string, cut: (span: string) => number): Prom
     await killed.close();
     const before = await filesOf(dir);
     const wholeFiles = await filesOf(wholeDir);
-    const fillsPath = [...wholeFiles.keys()].filter((p) => p.startsWith('node_fills_by_block/')).at(-1)!;
+    const fillsPath = newestFills(wholeFiles);
     const span = wholeFiles.get(fillsPath)!.slice(before.get(fillsPath)?.length ?? 0);
     await appendFile(join(dir, fillsPath), span.slice(0, cut(span)));
     return { whole: wholeFiles, fillsPath };
@@ -132,11 +130,13 @@ describe('SimulatorDirectory', () => {
       const restarted = await SimulatorDirectory.open(dir, SETTINGS);
       await restarted.advance(START + 40_000);
       await restarted.close();
-      const files = await filesOf(dir);
-      const blocks = delivered(fillsPath, files.get(fillsPath)!);
-      expect(blocks).toEqual(delivered(fillsPath, whole.get(fillsPath)!));
-      expect(blocks.length).toBeGreaterThan(10);
-      expect(blocks.every((b) => typeof b === 'number')).toBe(true);
+      // The run never killed wrote each block once: its lines' block numbers, in order.
+      const wholeBlocks = [...whole]
+        .filter(([path]) => path.startsWith('node_fills_by_block/'))
+        .flatMap(([, text]) => text.split('\n').slice(0, -1).map((line) => (JSON.parse(line) as { block_number: number }).block_number));
+      expect(whole.get(fillsPath)!.length).toBeGreaterThan(0);
+      expect(wholeBlocks.length).toBeGreaterThan(10);
+      expect(await feedReads(dir)).toEqual(wholeBlocks);
     });
   });
 
@@ -146,7 +146,7 @@ describe('SimulatorDirectory', () => {
       await first.advance(START + 20_000);
       await first.close();
       const before = await filesOf(dir);
-      const fillsPath = [...before.keys()].filter((p) => p.startsWith('node_fills_by_block/')).at(-1)!;
+      const fillsPath = newestFills(before);
       await appendFile(join(dir, fillsPath), `{"local_time":"${'x'.repeat(200_000)}`);
       await (await SimulatorDirectory.open(dir, SETTINGS)).close();
       expect(await filesOf(dir)).toEqual(before);
