@@ -1,5 +1,5 @@
 import { SeededRandom } from '#exchange';
-import { pnlSegmentFor, sizeSegmentFor } from '#market';
+import { pnlSegmentFor, sizeSegmentFor, type StoredWalletRow } from '#market';
 import { decimal } from '../fills/node-fills.generator.js';
 
 /**
@@ -131,28 +131,10 @@ export interface PositionRow {
   updatedAtMs: number;
 }
 
-export interface WalletRow {
-  address: string;
+/** A `wallets` row: its figures as the state writer stores them, and when. */
+export interface WalletRow extends StoredWalletRow {
   earliestActivityMs: number;
   stateTimeMs: number;
-  perpEquity: string;
-  spotEquity: string;
-  stakedEquity: string;
-  totalEquity: string;
-  perpPnl: string;
-  sizeSegmentId: number;
-  pnlSegmentId: number;
-  openValue: string;
-  longValue: string;
-  shortValue: string;
-  sumUpnl: string;
-  exposureRatio: string | null;
-  perpBias: string | null;
-  closestLiqCoin: string | null;
-  closestLiqProgress: string | null;
-  countOpenPositions: number;
-  spotHype: string;
-  stakedHype: string;
 }
 
 export interface WalletModel {

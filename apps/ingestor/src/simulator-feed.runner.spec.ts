@@ -3,7 +3,7 @@ import type { SimulationChunk } from '#market';
 import { LIVE_TICK_MS, liveWaitMs } from './simulator-feed.runner.js';
 
 const TARGET = Date.UTC(2026, 10, 25, 12, 0, 0, 500);
-const chunk = (untilMs: number): SimulationChunk => ({ untilMs, lines: 12, fills: 3, issues: [], state: null });
+const chunk = (untilMs: number): SimulationChunk => ({ untilMs, lines: 12, fills: 3, issues: [], states: [] });
 
 describe('liveWaitMs: the live simulator paces itself by the clock', () => {
   it('waits a tick once a chunk has reached the clock, so the next one holds a tick of exchange time', () => {

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#config';
 import { formatIssue, WorkerSimulatorEngine } from '#exchange';
-import { CATCH_UP_READ_AHEAD, CatchUpVacuum, SimulatedExchangeIngestion, type SimulationChunk } from '#market';
+import { CATCH_UP_READ_AHEAD, CATCH_UP_STATE_GROUP, CatchUpVacuum, SimulatedExchangeIngestion, type SimulationChunk } from '#market';
 import { JsonLogger, ProgressBar } from '#runtime';
 
 export const LIVE_TICK_MS = 1_000;
@@ -65,6 +65,8 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
         overlapStateUpdates: true,
         overlapReading: true,
         deferLatestOnlyTables: true,
+        stateInMemory: true,
+        stateGroup: CATCH_UP_STATE_GROUP,
       },
       Date.now(),
       (done, total) => replay.update(done / total, 'rebuilding the simulated exchange from its seed'),
@@ -106,7 +108,7 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
       if (!chunk) return null;
       this.fills += chunk.fills;
       for (const issue of chunk.issues) this.logger.write('warn', 'skipped malformed record', { issue: formatIssue(issue) });
-      if (chunk.state?.applied) this.logger.write('debug', 'state update applied', { ...chunk.state });
+      for (const state of chunk.states) if (state.applied) this.logger.write('debug', 'state update applied', { ...state });
       return chunk;
     } catch (error) {
       this.logger.write('error', 'simulator chunk failed; retrying', { error: (error as Error).message });

@@ -30,6 +30,8 @@ import { ProjectionInputsRepository } from './projections/projection-inputs.repo
 import { InfoStateUpdates } from './state/info-state.updates.js';
 import { KnownWalletsRepository } from './state/known-wallets.repository.js';
 import { MarketStateWriter } from './state/market-state.writer.js';
+import { InMemoryStateDerivation } from './state/memory/in-memory-state.derivation.js';
+import { StateModelRepository } from './state/memory/state-model.repository.js';
 import { PositionsStateRepository } from './state/positions-state.repository.js';
 import { StateSnapshotsRepository } from './state/state-snapshots.repository.js';
 import { StateStagingRepository } from './state/state-staging.repository.js';
@@ -52,6 +54,7 @@ const REPOSITORIES = [
   PositionsStateRepository,
   StateSnapshotsRepository,
   StateUpdatesRepository,
+  StateModelRepository,
   KnownWalletsRepository,
   ProjectionCheckpointRepository,
   ProjectionInputsRepository,
@@ -66,6 +69,7 @@ const WRITERS = [
   ExchangeFactsWriter,
   OpenOrdersWriter,
   MarketStateWriter,
+  InMemoryStateDerivation,
   FillProjector,
   NodeDirectoryIngestion,
   SimulatedExchangeIngestion,

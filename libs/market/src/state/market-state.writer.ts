@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isoTime, ReadVersionsRepository, WriterSteps } from '#database';
+import { isoTime, ReadVersionsRepository, WriterSteps, type SqlRunner } from '#database';
 import type { ExchangeState, PositionStateRecord } from '#exchange';
+import { InMemoryStateDerivation } from './memory/in-memory-state.derivation.js';
 import { PositionsStateRepository } from './positions-state.repository.js';
 import { StateSnapshotsRepository } from './state-snapshots.repository.js';
 import { StateStagingRepository } from './state-staging.repository.js';
@@ -35,6 +36,13 @@ export interface ApplyStateOptions {
    * gives its time).
    */
   laterUpdateFollows?: boolean;
+  /**
+   * Derive the update in the ingestor's memory from the previous one's wallets and positions
+   * (InMemoryStateDerivation) instead of in set-based SQL over the staged update: the same rows, a few
+   * statements. For a source whose whole state is a few thousand positions (the simulator); the SQL
+   * derivation is the one that scales to an exchange's hundreds of thousands.
+   */
+  inMemory?: boolean;
 }
 
 /** What the registered steps and after-commit hooks of MarketStateWriter see of an applied update. */
@@ -46,11 +54,13 @@ export interface AppliedStateUpdate {
 }
 
 /**
- * Applies one exchange state update in one transaction: wallets with their cohorts, open and closed
- * positions, cohort snapshots and summaries, market snapshots, equity and holder history, and the
- * state-status record.
- * The work is set-based SQL over the staged update, so its cost is a few statements whatever the
- * number of wallets. Updates apply in height order; an old or repeated one changes nothing.
+ * Applies exchange state updates, one or a group in one transaction: wallets with their cohorts, open and
+ * closed positions, cohort snapshots and summaries, market snapshots, equity and holder history, and the
+ * state-status record. Updates apply in height order; an old or repeated one changes nothing.
+ * Two derivations write the same rows: set-based SQL over the staged update (its cost a few statements
+ * whatever the number of wallets: the exchange's hundreds of thousands), and the one in the ingestor's
+ * memory (`inMemory`, InMemoryStateDerivation) for a source whose whole state is a few thousand positions,
+ * the simulator, whose catch-up writes a group's wallets and positions once.
  *
  * Work of other features that must commit with an update (the alerts' `state_updated` outbox rows)
  * registers itself in `steps`; they run, as the after-commit hooks, only for an update that was applied.
@@ -67,76 +77,135 @@ export class MarketStateWriter {
     private readonly snapshots: StateSnapshotsRepository,
     private readonly updates: StateUpdatesRepository,
     private readonly readVersions: ReadVersionsRepository,
+    private readonly memory: InMemoryStateDerivation,
   ) {}
 
-  async apply(state: ExchangeState, { processedAt = new Date(), laterUpdateFollows = false }: ApplyStateOptions = {}): Promise<StateUpdateResult> {
-    const stagedPositions = validate(state);
-    const stateTime = isoTime(state.timeMs);
-    const result: StateUpdateResult = {
+  async apply(state: ExchangeState, options: ApplyStateOptions = {}): Promise<StateUpdateResult> {
+    return (await this.applyGroup([state], options))[0]!;
+  }
+
+  /**
+   * Several updates, in height order, in one transaction: each is applied as `apply` would, and `options`
+   * apply to the group (a later update follows its last, or not). Derived in memory, what they change of
+   * the wallets and positions is written once, as the last left them; a catch-up applies its updates so.
+   * An update at or below the newest applied height is skipped (its result says not applied).
+   */
+  async applyGroup(
+    states: readonly ExchangeState[],
+    { processedAt = new Date(), laterUpdateFollows = false, inMemory = false }: ApplyStateOptions = {},
+  ): Promise<StateUpdateResult[]> {
+    const updates = states.map((state) => ({ state, staged: validate(state), stateTime: isoTime(state.timeMs) }));
+    for (let i = 1; i < states.length; i++) {
+      if (states[i]!.height <= states[i - 1]!.height) throw new InvalidStateError(`state updates of a group must rise in height: ${states[i - 1]!.height} then ${states[i]!.height}`);
+    }
+    const results = updates.map(({ state, staged }): StateUpdateResult => ({
       applied: false,
       wallets: state.wallets.length,
       newWallets: 0,
-      positions: stagedPositions.length,
+      positions: staged.length,
       openedPositions: 0,
       closedPositions: 0,
       cohortSnapshotRows: 0,
       holderChanges: 0,
       timings: {},
-    };
+    }));
+    if (updates.length === 0) return results;
+    // The group's step timings are reported with its last update.
+    const timings = results[results.length - 1]!.timings;
     let mark = performance.now();
     const timed = async <T>(step: string, work: () => Promise<T>): Promise<T> => {
       const value = await work();
       const now = performance.now();
-      result.timings[step] = Math.round(now - mark);
+      timings[step] = (timings[step] ?? 0) + Math.round(now - mark);
       mark = now;
       return value;
     };
-    await this.updates.noteSeen(this.dataSource, state.height, stateTime);
-    const applied = await this.dataSource.transaction(async (q): Promise<AppliedStateUpdate | null> => {
-      const latest = await this.updates.lockLatest(q);
-      if (latest !== null && latest >= state.height) return null;
-      await timed('stage', async () => {
-        await this.staging.create(q);
-        await this.staging.loadWallets(q, state.wallets);
-        await this.staging.loadPositions(q, stagedPositions);
-        await this.wallets.stageValues(q, state.hypePx);
+    const newest = updates[updates.length - 1]!;
+    await this.updates.noteSeen(this.dataSource, newest.state.height, newest.stateTime);
+    let applied: AppliedStateUpdate[] = [];
+    try {
+      applied = await this.dataSource.transaction(async (q): Promise<AppliedStateUpdate[]> => {
+        const latest = await this.updates.lockLatest(q);
+        const fresh = updates.map((u, i) => ({ ...u, result: results[i]! })).filter((u) => latest === null || u.state.height > latest);
+        if (fresh.length === 0) return [];
+        if (inMemory) {
+          const counts = await this.memory.applyGroup(q, fresh, latest, timed);
+          fresh.forEach((u, i) => Object.assign(u.result, counts[i]));
+        } else {
+          for (const [i, u] of fresh.entries()) {
+            // The staging tables empty at commit: within one transaction the next update empties them itself.
+            if (i > 0) await this.staging.clear(q);
+            await this.deriveInSql(q, u.state, u.staged, u.stateTime, u.result, timed);
+          }
+        }
+        // Derived in memory, nothing of the updates reads the tables back; the readers of the tables still plan on their statistics.
+        if (inMemory && largeChange(fresh.map((u) => u.result), newest.staged.length)) await timed('analyze', () => this.positions.analyze(q));
+        const last = fresh[fresh.length - 1]!;
+        if (!laterUpdateFollows) {
+          await timed('wallet rankings', () => this.wallets.writeRankings(q, last.stateTime));
+          await timed('pnl periods', () => this.snapshots.pnlPeriods(q, last.stateTime));
+        }
+        await this.updates.record(
+          q,
+          fresh.map((u) => ({ height: u.state.height, stateTime: u.stateTime, hypePx: u.state.hypePx, wallets: u.state.wallets.length, positions: u.staged.length, processedAt })),
+        );
+        const done: AppliedStateUpdate[] = [];
+        for (const u of fresh) {
+          u.result.applied = true;
+          const update: AppliedStateUpdate = { state: u.state, stateTime: u.stateTime, result: u.result };
+          await this.steps.runSteps(q, update);
+          done.push(update);
+        }
+        await this.readVersions.bump(q, 'state');
+        return done;
       });
-      result.holderChanges = await timed('holders', () => this.snapshots.holderChanges(q, stateTime));
-      await timed('pnl', () => this.snapshots.pnlChanges(q, stateTime));
-      result.newWallets = (await timed('wallets', () => this.wallets.upsert(q, stateTime))).created;
-      if (!laterUpdateFollows) {
-        await timed('wallet rankings', () => this.wallets.writeRankings(q, stateTime));
-        await timed('pnl periods', () => this.snapshots.pnlPeriods(q, stateTime));
-      }
-      result.closedPositions = await timed('close', () => this.positions.closeGone(q, stateTime));
-      await timed('update', () => this.positions.updateOpen(q, stateTime));
-      result.openedPositions = await timed('open', () => this.positions.openNew(q, stateTime));
-      // After a large change the planner's row estimates are stale (autovacuum comes later), and the
-      // snapshot queries below would plan for a nearly empty table.
-      // (A quarter of the rows new: the estimates are off enough to matter; less is left to autovacuum.)
-      if (result.openedPositions + result.newWallets > Math.max(10_000, stagedPositions.length / 4)) await timed('analyze', () => this.positions.analyze(q));
-      result.cohortSnapshotRows = await timed('snapshots', async () => {
-        const cohortRows = await this.snapshots.openPositions(q, stateTime, stagedPositions.length);
-        await this.snapshots.walletsEquity(q, stateTime);
-        return cohortRows;
-      });
-      await this.updates.record(q, {
-        height: state.height,
-        stateTime,
-        hypePx: state.hypePx,
-        wallets: state.wallets.length,
-        positions: stagedPositions.length,
-        processedAt,
-      });
-      result.applied = true;
-      const update: AppliedStateUpdate = { state, stateTime, result };
-      await this.steps.runSteps(q, update);
-      await this.readVersions.bump(q, 'state');
-      return update;
-    });
-    if (applied) await this.steps.runAfterCommit(applied);
-    return result;
+    } catch (error) {
+      if (inMemory) this.memory.discard();
+      throw error;
+    }
+    if (inMemory && applied.length > 0) this.memory.committed();
+    for (const update of applied) await this.steps.runAfterCommit(update);
+    return results;
   }
+
+  /** The update in set-based SQL over the staged state: every statement reads the tables as the one before left them. */
+  private async deriveInSql(
+    q: SqlRunner,
+    state: ExchangeState,
+    stagedPositions: ReadonlyArray<{ address: string; position: PositionStateRecord }>,
+    stateTime: string,
+    result: StateUpdateResult,
+    timed: <T>(step: string, work: () => Promise<T>) => Promise<T>,
+  ): Promise<void> {
+    await timed('stage', async () => {
+      await this.staging.create(q);
+      await this.staging.loadWallets(q, state.wallets);
+      await this.staging.loadPositions(q, stagedPositions);
+      await this.wallets.stageValues(q, state.hypePx);
+    });
+    result.holderChanges = await timed('holders', () => this.snapshots.holderChanges(q, stateTime));
+    await timed('pnl', () => this.snapshots.pnlChanges(q, stateTime));
+    result.newWallets = (await timed('wallets', () => this.wallets.upsert(q, stateTime))).created;
+    result.closedPositions = await timed('close', () => this.positions.closeGone(q, stateTime));
+    await timed('update', () => this.positions.updateOpen(q, stateTime));
+    result.openedPositions = await timed('open', () => this.positions.openNew(q, stateTime));
+    if (largeChange([result], stagedPositions.length)) await timed('analyze', () => this.positions.analyze(q));
+    result.cohortSnapshotRows = await timed('snapshots', async () => {
+      const cohortRows = await this.snapshots.openPositions(q, stateTime, stagedPositions.length);
+      await this.snapshots.walletsEquity(q, stateTime);
+      return cohortRows;
+    });
+  }
+}
+
+/**
+ * After a large change the planner's row estimates are stale (autovacuum comes later), and the statements
+ * reading the tables next would plan for a nearly empty table. A quarter of the rows new: the estimates
+ * are off enough to matter; less is left to autovacuum.
+ */
+function largeChange(results: readonly StateUpdateResult[], positions: number): boolean {
+  const added = results.reduce((sum, r) => sum + r.openedPositions + r.newWallets, 0);
+  return added > Math.max(10_000, positions / 4);
 }
 
 /** Refuses a state that would write nonsense; a position of size 0 is no position and is dropped. */

@@ -1,6 +1,6 @@
 
 /** Main-venue markets have no prefix; a HIP-3 market `xyz:TSLA` trades on the `xyz` exchange. */
-const DEX_SQL = (coin: string) => `CASE WHEN position(':' IN ${coin}) > 0 THEN split_part(${coin}, ':', 1) ELSE 'main' END`;
+export const DEX_SQL = (coin: string) => `CASE WHEN position(':' IN ${coin}) > 0 THEN split_part(${coin}, ':', 1) ELSE 'main' END`;
 import { type SqlRunner } from '#database';
 
 const POSITION_VALUES: Array<[column: string, expression: string]> = [

@@ -57,6 +57,11 @@ export class StateStagingRepository {
       ) ON COMMIT DELETE ROWS`);
   }
 
+  /** Empties the tables for the next update of the same transaction. */
+  async clear(q: SqlRunner): Promise<void> {
+    await q.query(`TRUNCATE stage_wallets, stage_positions, stage_wallet_values`);
+  }
+
   async loadWallets(q: SqlRunner, wallets: readonly WalletStateRecord[]): Promise<void> {
     await copyLines(
       q,

@@ -1,4 +1,4 @@
-import { type SqlRunner } from '#database';
+import { sqlArray, type SqlRunner } from '#database';
 
 /** The record of applied updates and the single state-status row the status endpoint reads. */
 export class StateUpdatesRepository {
@@ -9,11 +9,21 @@ export class StateUpdatesRepository {
     return rows[0]!.height === null ? null : Number(rows[0]!.height);
   }
 
-  async record(q: SqlRunner, update: { height: number; stateTime: string; hypePx: string | null; wallets: number; positions: number; processedAt: Date }): Promise<void> {
+  /** Applied updates, in height order: their rows, and the status of the newest. */
+  async record(q: SqlRunner, updates: ReadonlyArray<{ height: number; stateTime: string; hypePx: string | null; wallets: number; positions: number; processedAt: Date }>): Promise<void> {
     await q.query(
-      `INSERT INTO state_updates (height, state_time, hype_px, wallets, positions, processed_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [update.height, update.stateTime, update.hypePx, update.wallets, update.positions, update.processedAt],
+      `INSERT INTO state_updates (height, state_time, hype_px, wallets, positions, processed_at)
+       SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::numeric[], $4::integer[], $5::integer[], $6::timestamptz[])`,
+      [
+        sqlArray(updates.map((u) => u.height)),
+        sqlArray(updates.map((u) => u.stateTime)),
+        sqlArray(updates.map((u) => u.hypePx)),
+        sqlArray(updates.map((u) => u.wallets)),
+        sqlArray(updates.map((u) => u.positions)),
+        sqlArray(updates.map((u) => u.processedAt.toISOString())),
+      ],
     );
+    const newest = updates[updates.length - 1]!;
     await q.query(
       `INSERT INTO state_status (id, latest_height, latest_state_time, processed_height, processed_state_time, processed_at)
        VALUES (1, $1, $2, $1, $2, $3)
@@ -23,7 +33,7 @@ export class StateUpdatesRepository {
          processed_at = EXCLUDED.processed_at,
          latest_height = greatest(state_status.latest_height, EXCLUDED.latest_height),
          latest_state_time = greatest(state_status.latest_state_time, EXCLUDED.latest_state_time)`,
-      [update.height, update.stateTime, update.processedAt],
+      [newest.height, newest.stateTime, newest.processedAt],
     );
   }
 

@@ -1,0 +1,295 @@
+import { epochMs, PgNumeric, sqlArray, type SqlArrayElement, type SqlRunner } from '#database';
+import { DEX_SQL } from '../positions-state.repository.js';
+import { StateModel, type OpenPositionModel, type PositionRow, type UpdateHistory, type WalletModel, type WalletRow } from './state-model.js';
+import type { AgeCutoffs, SnapshotRows } from './state-snapshot-rows.js';
+
+type Column<T> = [column: string, type: string, value: (row: T) => SqlArrayElement];
+
+const names = <T>(columns: ReadonlyArray<Column<T>>): string => columns.map(([c]) => c).join(', ');
+
+const WALLET_COLUMNS: Array<Column<WalletRow>> = [
+  ['perp_equity', 'numeric', (w) => w.perpEquity],
+  ['spot_equity', 'numeric', (w) => w.spotEquity],
+  ['staked_equity', 'numeric', (w) => w.stakedEquity],
+  ['total_equity', 'numeric', (w) => w.totalEquity],
+  ['perp_pnl', 'numeric', (w) => w.perpPnl],
+  ['size_segment_id', 'smallint', (w) => w.sizeSegmentId],
+  ['pnl_segment_id', 'smallint', (w) => w.pnlSegmentId],
+  ['open_value', 'numeric', (w) => w.openValue],
+  ['long_value', 'numeric', (w) => w.longValue],
+  ['short_value', 'numeric', (w) => w.shortValue],
+  ['sum_upnl', 'numeric', (w) => w.sumUpnl],
+  ['exposure_ratio', 'numeric', (w) => w.exposureRatio],
+  ['perp_bias', 'numeric', (w) => w.perpBias],
+  ['closest_liq_coin', 'text', (w) => w.closestLiqCoin],
+  ['closest_liq_progress', 'numeric', (w) => w.closestLiqProgress],
+  ['count_open_positions', 'integer', (w) => w.countOpenPositions],
+  ['spot_hype', 'numeric', (w) => w.spotHype],
+  ['staked_hype', 'numeric', (w) => w.stakedHype],
+];
+
+const POSITION_COLUMNS: Array<Column<PositionRow>> = [
+  ['size', 'numeric', (p) => p.size],
+  ['entry_price', 'numeric', (p) => p.entryPrice],
+  ['value', 'numeric', (p) => p.value],
+  ['unrealized_pnl', 'numeric', (p) => p.unrealizedPnl],
+  ['funding', 'numeric', (p) => p.funding],
+  ['liquidation_price', 'numeric', (p) => p.liquidationPrice],
+  ['liquidation_progress', 'numeric', (p) => p.liquidationProgress],
+  ['leverage_type', 'text', (p) => p.leverageType],
+  ['leverage', 'numeric', (p) => p.leverage],
+  ['margin_used', 'numeric', (p) => p.marginUsed],
+];
+
+/**
+ * Rows as `unnest($n::type[], ...) AS alias(columns)`, one array parameter per column, numbered on from
+ * `params` (to which they are added); `ordinality` adds the row's number as column `i`.
+ */
+function unnestOf<T>(rows: readonly T[], columns: ReadonlyArray<Column<T>>, alias: string, params: SqlArrayElement[], ordinality = false): string {
+  const first = params.length + 1;
+  for (const [, , value] of columns) params.push(sqlArray(rows.map(value)));
+  const arrays = columns.map(([, type], i) => `$${first + i}::${type}[]`).join(', ');
+  return ordinality
+    ? `unnest(${arrays}) WITH ORDINALITY AS ${alias}(${names(columns)}, i)`
+    : `unnest(${arrays}) AS ${alias}(${names(columns)})`;
+}
+
+
+/** One applied update of a group, as the group's statements write it. */
+export interface GroupUpdate {
+  stateTime: string;
+  history: UpdateHistory;
+  snapshots: SnapshotRows;
+}
+
+/**
+ * The SQL of the state updates derived in memory (InMemoryStateDerivation): the model read from the tables,
+ * the opened positions' open times, and a group of updates written in four statements.
+ */
+export class StateModelRepository {
+  /** The wallets and open positions as the update at `height` left them. */
+  async load(q: SqlRunner, height: number | null): Promise<StateModel> {
+    const wallets: Array<Record<string, string>> = await q.query(
+      `SELECT address, perp_equity::text, perp_pnl::text, spot_hype::text, staked_hype::text, spot_equity::text, staked_equity::text, total_equity::text,
+              size_segment_id::text, pnl_segment_id::text
+       FROM wallets`,
+    );
+    const positions: Array<Record<string, string | null>> = await q.query(
+      `SELECT address, coin, side, size::text, value::text, funding::text, unrealized_pnl::text, liquidation_progress::text, ${epochMs('open_time')}::text AS open_ms
+       FROM positions WHERE close_time IS NULL`,
+    );
+    const n = (text: string | null | undefined) => PgNumeric.parse(text!);
+    const walletModels = new Map<string, WalletModel>();
+    for (const w of wallets) {
+      walletModels.set(w['address']!, {
+        address: w['address']!,
+        perpEquity: n(w['perp_equity']),
+        perpPnl: n(w['perp_pnl']),
+        spotHype: n(w['spot_hype']),
+        stakedHype: n(w['staked_hype']),
+        spotEquity: n(w['spot_equity']),
+        stakedEquity: n(w['staked_equity']),
+        totalEquity: n(w['total_equity']),
+        sizeSegmentId: Number(w['size_segment_id']),
+        pnlSegmentId: Number(w['pnl_segment_id']),
+        row: null,
+        stateTime: null,
+        createdTime: null,
+      });
+    }
+    const positionModels = new Map<string, OpenPositionModel[]>();
+    for (const p of positions) {
+      const list = positionModels.get(p['address']!) ?? [];
+      positionModels.set(p['address']!, list);
+      list.push({
+        address: p['address']!,
+        coin: p['coin']!,
+        long: p['side'] === 'long',
+        size: n(p['size']),
+        value: n(p['value']),
+        funding: n(p['funding']),
+        unrealizedPnl: n(p['unrealized_pnl']),
+        liquidationProgress: p['liquidation_progress'] === null ? null : n(p['liquidation_progress']),
+        openTimeMs: Number(p['open_ms']),
+        row: null,
+        updatedTime: null,
+        createdTime: null,
+      });
+    }
+    return new StateModel(height, walletModels, positionModels);
+  }
+
+  /** Each coin's rank in the database's sort order of text (the closest liquidation's tie-break). */
+  async coinOrder(q: SqlRunner, coins: readonly string[]): Promise<Map<string, number>> {
+    const [{ sorted }]: Array<{ sorted: string[] | null }> = await q.query(`SELECT array_agg(c ORDER BY c) AS sorted FROM unnest($1::text[]) AS c`, [sqlArray(coins)]);
+    return new Map((sorted ?? []).map((coin, i) => [coin, i]));
+  }
+
+  /**
+   * The state time less 24 hours, 7 and 30 days, in the session's time zone as the SQL writer's intervals
+   * are; and the open times of the positions the update opened: that of the newest stored fill up to the
+   * state time that took the position from zero or from the other side, else the state time.
+   */
+  async cutoffsAndOpenTimes(q: SqlRunner, stateTime: string, opened: readonly OpenPositionModel[]): Promise<AgeCutoffs> {
+    const params: SqlArrayElement[] = [stateTime];
+    const positions = unnestOf(opened, [['address', 'text', (p) => p.address], ['coin', 'text', (p) => p.coin], ['long', 'boolean', (p) => p.long]], 'o', params, true);
+    const [row]: Array<{ day: string; week: string; month: string; opens: string[] }> = await q.query(
+      `SELECT ${epochMs(`$1::timestamptz - interval '24 hours'`)}::text AS day, ${epochMs(`$1::timestamptz - interval '7 days'`)}::text AS week,
+              ${epochMs(`$1::timestamptz - interval '30 days'`)}::text AS month,
+              ARRAY(SELECT ${epochMs(
+                `coalesce((SELECT f.time FROM fills f
+                           WHERE f.address = o.address AND f.coin = o.coin AND f.time <= $1::timestamptz
+                             AND (f.start_position = 0 OR (f.start_position > 0) <> o.long)
+                           ORDER BY f.time DESC LIMIT 1), $1::timestamptz)`,
+              )}::text FROM ${positions} ORDER BY o.i) AS opens`,
+      params,
+    );
+    row!.opens.forEach((ms, i) => (opened[i]!.openTimeMs = Number(ms)));
+    return [Number(row!.day), Number(row!.week), Number(row!.month)];
+  }
+
+  /** The history rows of the group's updates: HYPE balance and PnL change points, and every snapshot. */
+  async writeHistory(q: SqlRunner, updates: readonly GroupUpdate[]): Promise<void> {
+    const at = <R>(rows: (u: GroupUpdate) => readonly R[]) => updates.flatMap((u) => rows(u).map((row) => ({ t: u.stateTime, row })));
+    type Item<R> = { t: string; row: R };
+    const params: SqlArrayElement[] = [];
+    const field = <R>(i: number) => (x: Item<R>) => (x.row as unknown as SqlArrayElement[])[i]!;
+    const holders = unnestOf(at((u) => u.history.holderRows), [
+      ['created_at', 'timestamptz', (x) => x.t], ['address', 'text', (x) => x.row.address], ['spot_amount', 'numeric', (x) => x.row.spotAmount], ['staked_amount', 'numeric', (x) => x.row.stakedAmount],
+    ], 'h', params);
+    const pnl = unnestOf(at((u) => u.history.pnlRows), [['created_at', 'timestamptz', (x) => x.t], ['address', 'text', (x) => x.row.address], ['perp_pnl', 'numeric', (x) => x.row.perpPnl]], 'p', params);
+    const cohortColumns = [
+      'timeframe', 'coin', 'segment_id', 'position_count', 'position_count_long', 'total_position_value', 'total_position_value_long', 'total_funding',
+      'total_unrealized_pnl', 'total_position_size', 'total_position_size_long', 'value_near_liquidation',
+    ];
+    const cohortTypes = ['text', 'text', 'smallint', 'integer', 'integer', 'numeric', 'numeric', 'numeric', 'numeric', 'numeric', 'numeric', 'numeric'];
+    const cohorts = unnestOf<Item<SnapshotRows['cohorts'][number]>>(
+      at((u) => u.snapshots.cohorts),
+      [['created_at', 'timestamptz', (x) => x.t], ...cohortColumns.map((c, i): Column<Item<SnapshotRows['cohorts'][number]>> => [c, cohortTypes[i]!, field(i)])],
+      'c',
+      params,
+    );
+    const summaryColumns = ['segment_id', 'position_age', 'traders', 'traders_in_profit', 'positions', 'long_positions', 'short_positions', 'value', 'long_value', 'short_value', 'active_perp_equity'];
+    const summaryTypes = ['smallint', 'text', 'integer', 'integer', 'integer', 'integer', 'integer', 'numeric', 'numeric', 'numeric', 'numeric'];
+    const summaries = unnestOf<Item<SnapshotRows['summaries'][number]>>(
+      at((u) => u.snapshots.summaries),
+      [['created_at', 'timestamptz', (x) => x.t], ...summaryColumns.map((c, i): Column<Item<SnapshotRows['summaries'][number]>> => [c, summaryTypes[i]!, field(i)])],
+      's',
+      params,
+    );
+    const sizeColumns = ['coin', 'size_segment_id', 'position_count', 'total_position_value', 'total_position_value_long', 'value_near_liquidation'];
+    const sizeTypes = ['text', 'smallint', 'integer', 'numeric', 'numeric', 'numeric'];
+    const sizes = unnestOf<Item<SnapshotRows['sizes'][number]>>(
+      at((u) => u.snapshots.sizes),
+      [['created_at', 'timestamptz', (x) => x.t], ...sizeColumns.map((c, i): Column<Item<SnapshotRows['sizes'][number]>> => [c, sizeTypes[i]!, field(i)])],
+      'z',
+      params,
+    );
+    const marketColumns = ['count', 'count_long', 'count_short', 'open_interest', 'open_interest_long', 'open_interest_short', 'perp_equity', 'count_in_profit'];
+    const marketTypes = ['integer', 'integer', 'integer', 'numeric', 'numeric', 'numeric', 'numeric', 'integer'];
+    const market = unnestOf<Item<SnapshotRows['market']>>(
+      updates.map((u) => ({ t: u.stateTime, row: u.snapshots.market })),
+      [['created_at', 'timestamptz', (x) => x.t], ...marketColumns.map((c, i): Column<Item<SnapshotRows['market']>> => [c, marketTypes[i]!, field(i)])],
+      'm',
+      params,
+    );
+    const equityColumns = ['total_wallets_equity', 'perp_wallets_equity', 'spot_wallets_equity', 'staking_wallets_equity'];
+    const equity = unnestOf<Item<SnapshotRows['equity']>>(
+      updates.map((u) => ({ t: u.stateTime, row: u.snapshots.equity })),
+      [['created_at', 'timestamptz', (x) => x.t], ...equityColumns.map((c, i): Column<Item<SnapshotRows['equity']>> => [c, 'numeric', field(i)])],
+      'e',
+      params,
+    );
+    const insert = (table: string, from: string, alias: string) => `INSERT INTO ${table} (${from.slice(from.lastIndexOf('(') + 1, -1)}) SELECT ${alias}.* FROM ${from}`;
+    await q.query(
+      `WITH holders AS (${insert('holder_history', holders, 'h')}),
+            pnl AS (${insert('wallet_pnl_history', pnl, 'p')}),
+            cohorts AS (${insert('cohort_position_snapshots', cohorts, 'c')}),
+            summaries AS (${insert('cohort_summary_snapshots', summaries, 's')}),
+            sizes AS (${insert('position_size_snapshots', sizes, 'z')}),
+            market AS (${insert('market_snapshots', market, 'm')})
+       INSERT INTO wallets_equity_history (created_at, ${equityColumns.join(', ')}, vault_wallets_equity) SELECT e.*, NULL FROM ${equity}`,
+      params,
+    );
+  }
+
+  /**
+   * The wallets and positions as the group's last update left them: new wallets (earliest activity: their
+   * first stored fill, or the update that first saw them) and the others' figures; stored positions closed
+   * or updated, then the positions the group opened, in the order it opened them (so their ids follow the
+   * order the SQL writer gives them), closed already where they closed in the group.
+   */
+  async writeCurrent(q: SqlRunner, model: StateModel): Promise<void> {
+    const { wallets, open, closed, opened } = model.pendingWrites();
+    const params: SqlArrayElement[] = [];
+    const walletColumns: Array<Column<WalletModel>> = [
+      ['address', 'text', (w) => w.address],
+      ['state_time', 'timestamptz', (w) => w.stateTime],
+      ['created_time', 'timestamptz', (w) => w.createdTime],
+      ...WALLET_COLUMNS.map(([c, t, value]): Column<WalletModel> => [c, t, (w) => value(w.row!)]),
+    ];
+    const created = unnestOf(wallets.filter((w) => w.createdTime !== null), walletColumns, 'v', params);
+    const updated = unnestOf(wallets.filter((w) => w.createdTime === null), walletColumns, 'u', params);
+    await q.query(
+      `WITH created AS (
+         INSERT INTO wallets (address, earliest_activity_at, state_time, ${names(WALLET_COLUMNS)})
+         SELECT v.address, least(v.created_time, (SELECT min(f.time) FROM fills f WHERE f.address = v.address)), v.state_time, ${names(WALLET_COLUMNS)}
+         FROM ${created}
+       )
+       UPDATE wallets w SET state_time = u.state_time, ${WALLET_COLUMNS.map(([c]) => `${c} = u.${c}`).join(', ')}
+       FROM ${updated} WHERE w.address = u.address`,
+      params,
+    );
+
+    // Closed and updated first: a flipped position's new row takes the key its old one held.
+    const stored = [
+      ...closed.map((c) => ({ position: c.position, closeTime: c.closeTime as string | null, updatedTime: c.closeTime })),
+      ...open.map((p) => ({ position: p, closeTime: null as string | null, updatedTime: p.updatedTime! })),
+    ];
+    type Stored = (typeof stored)[number];
+    const positionParams: SqlArrayElement[] = [];
+    const changes = unnestOf(
+      stored,
+      [
+        ['address', 'text', (s) => s.position.address],
+        ['coin', 'text', (s) => s.position.coin],
+        ['close_time', 'timestamptz', (s) => s.closeTime],
+        ['updated_at', 'timestamptz', (s) => s.updatedTime],
+        ['changed', 'boolean', (s) => s.position.row !== null],
+        ...POSITION_COLUMNS.map(([c, t, value]): Column<Stored> => [c, t, (s) => (s.position.row === null ? null : value(s.position.row))]),
+      ],
+      'c',
+      positionParams,
+    );
+    await q.query(
+      `UPDATE positions p SET close_time = c.close_time, updated_at = c.updated_at,
+              ${POSITION_COLUMNS.map(([col]) => `${col} = CASE WHEN c.changed THEN c.${col} ELSE p.${col} END`).join(', ')}
+       FROM ${changes} WHERE p.close_time IS NULL AND p.address = c.address AND p.coin = c.coin`,
+      positionParams,
+    );
+    if (opened.length === 0) return;
+    const closeTimes = model.closeTimes();
+    const insertParams: SqlArrayElement[] = [];
+    const inserted = unnestOf(
+      opened,
+      [
+        ['address', 'text', (p) => p.address],
+        ['coin', 'text', (p) => p.coin],
+        ['long', 'boolean', (p) => p.long],
+        ...POSITION_COLUMNS.map(([c, t, value]): Column<OpenPositionModel> => [c, t, (p) => value(p.row!)]),
+        ['open_time', 'timestamptz', (p) => new Date(p.openTimeMs).toISOString()],
+        ['close_time', 'timestamptz', (p) => closeTimes.get(p) ?? null],
+        ['created_at', 'timestamptz', (p) => p.createdTime],
+        ['updated_at', 'timestamptz', (p) => closeTimes.get(p) ?? p.updatedTime],
+      ],
+      'o',
+      insertParams,
+    );
+    await q.query(
+      `INSERT INTO positions (address, coin, dex, side, ${names(POSITION_COLUMNS)}, open_time, close_time, created_at, updated_at)
+       SELECT o.address, o.coin, ${DEX_SQL('o.coin')}, CASE WHEN o.long THEN 'long' ELSE 'short' END, ${names(POSITION_COLUMNS)}, o.open_time, o.close_time, o.created_at, o.updated_at
+       FROM ${inserted}`,
+      insertParams,
+    );
+  }
+}
