@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations, WRITER_SESSION } from '#database';
 import { type ExchangeState, InProcessSimulatorEngine } from '#exchange';
-import { MarketStateWriter, openMarketWriteContext } from '#market';
+import { CATCH_UP_STATE_GROUP, MarketStateWriter, openMarketWriteContext, type StateUpdateResult } from '#market';
 import { progress, recreateDatabase } from '../support.js';
 
 const DAYS = Number(process.env.BENCH_STATE_REPLAY_DAYS ?? 3);
@@ -48,15 +48,17 @@ async function digests(dataSource: DataSource): Promise<Record<string, string>> 
   return result;
 }
 
+interface Replay {
+  totalMs: number;
+  steps: Record<string, number>;
+  tables: Record<string, string>;
+}
+
 /**
- * `npm run bench -- state-replay`: the state updates of a first start alone (the simulator's 300 wallets
- * and 8 markets, an update every 15 minutes over DAYS days, without the fills) through MarketStateWriter
- * on the ingestor's session settings, each but the last told a later one follows, as a catch-up does: the
- * milliseconds of each step summed over the updates, and a digest of every table written, to show that a
- * change to the writer's SQL leaves the same rows.
+ * The updates through MarketStateWriter on a new database, as the first start applies them: every update but
+ * the last knows a later one follows. `group` updates go in one transaction (1: each on its own).
  */
-export async function stateReplayBenchmark() {
-  const updates = await states();
+async function replay(updates: ExchangeState[], options: { inMemory: boolean; group: number }): Promise<Replay> {
   await recreateDatabase(DATABASE_URL);
   await runMigrations(DATABASE_URL);
   const dataSource = new DataSource(dataSourceOptions(DATABASE_URL, WRITER_SESSION));
@@ -66,30 +68,55 @@ export async function stateReplayBenchmark() {
   const steps: Record<string, number> = {};
   let total = 0;
   try {
-    progress(`applying ${updates.length} state updates`);
-    for (const [i, state] of updates.entries()) {
+    for (let i = 0; i < updates.length; i += options.group) {
+      const group = updates.slice(i, i + options.group);
       const started = performance.now();
-      // As the first start applies them: every update but the last knows a later one follows.
-      const result = await writer.apply(state, { processedAt: new Date(state.timeMs), laterUpdateFollows: i < updates.length - 1 });
+      const results: StateUpdateResult[] = await writer.applyGroup(group, {
+        processedAt: new Date(group[group.length - 1]!.timeMs),
+        laterUpdateFollows: i + options.group < updates.length,
+        inMemory: options.inMemory,
+      });
       total += performance.now() - started;
-      for (const [step, ms] of Object.entries(result.timings)) steps[step] = (steps[step] ?? 0) + ms;
-      if ((i + 1) % 96 === 0) progress(`${i + 1} updates, ${Math.round(total)} ms`);
+      for (const result of results) for (const [step, ms] of Object.entries(result.timings)) steps[step] = (steps[step] ?? 0) + ms;
+      if (Math.floor((i + group.length) / 96) > Math.floor(i / 96)) progress(`${i + group.length} updates, ${Math.round(total)} ms`);
     }
-    const tables = await digests(dataSource);
-    return {
-      name: 'state-replay',
-      settings: { ...SETTINGS, days: DAYS, updates: updates.length },
-      totalMs: Math.round(total),
-      steps,
-      tables,
-      table: [
-        { measure: `${updates.length} state updates (${SETTINGS.wallets} wallets, ${DAYS} days)`, value: `${Math.round(total)} ms, ${(total / updates.length).toFixed(1)} ms each` },
-        ...Object.entries(steps).map(([step, ms]) => ({ measure: `step: ${step}`, value: `${ms} ms` })),
-        ...Object.entries(tables).map(([table, digest]) => ({ measure: `table: ${table}`, value: digest })),
-      ],
-    };
+    return { totalMs: Math.round(total), steps, tables: await digests(dataSource) };
   } finally {
     await context.close();
     await dataSource.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * `npm run bench -- state-replay`: the state updates of a first start alone (the simulator's 300 wallets
+ * and 8 markets, an update every 15 minutes over DAYS days, without the fills) through MarketStateWriter
+ * on the ingestor's session settings, side by side: derived in set-based SQL one update at a time, and
+ * derived in memory in the catch-up's groups. Reported: each one's time, summed per step, and a digest of
+ * every table written; the two must write the same rows (the run fails otherwise), and a change to either
+ * that must not change what it writes shows the same digests before and after.
+ */
+export async function stateReplayBenchmark() {
+  const updates = await states();
+  progress(`applying ${updates.length} state updates in set-based SQL, each on its own`);
+  const sql = await replay(updates, { inMemory: false, group: 1 });
+  progress(`applying them derived in memory, in groups of ${CATCH_UP_STATE_GROUP}`);
+  const memory = await replay(updates, { inMemory: true, group: CATCH_UP_STATE_GROUP });
+  const differing = Object.keys({ ...sql.tables, ...memory.tables }).filter((table) => sql.tables[table] !== memory.tables[table]);
+  if (differing.length > 0) throw new Error(`the two derivations wrote different rows in ${differing.join(', ')}`);
+  const each = (ms: number) => `${ms} ms, ${(ms / updates.length).toFixed(1)} ms an update`;
+  return {
+    name: 'state-replay',
+    settings: { ...SETTINGS, days: DAYS, updates: updates.length, group: CATCH_UP_STATE_GROUP },
+    sql: { totalMs: sql.totalMs, steps: sql.steps },
+    memory: { totalMs: memory.totalMs, steps: memory.steps },
+    tables: sql.tables,
+    table: [
+      { measure: `${updates.length} state updates (${SETTINGS.wallets} wallets, ${DAYS} days), set-based SQL, each on its own`, value: each(sql.totalMs) },
+      { measure: `the same, derived in memory, in groups of ${CATCH_UP_STATE_GROUP}`, value: each(memory.totalMs) },
+      { measure: 'in memory / set-based SQL', value: (memory.totalMs / sql.totalMs).toFixed(3) },
+      ...Object.entries(sql.steps).map(([step, ms]) => ({ measure: `SQL step: ${step}`, value: `${ms} ms` })),
+      ...Object.entries(memory.steps).map(([step, ms]) => ({ measure: `in-memory step: ${step}`, value: `${ms} ms` })),
+      ...Object.entries(sql.tables).map(([table, digest]) => ({ measure: `table: ${table} (both)`, value: digest })),
+    ],
+  };
 }

@@ -17,6 +17,7 @@ import { HyperliquidApiIngestion } from './ingest/hyperliquid-api.ingestion.js';
 import { NodeDirectoryIngestion } from './ingest/node-directory.ingestion.js';
 import { CatchUpVacuum } from './ingest/catch-up-vacuum.js';
 import { SimulatedExchangeIngestion } from './ingest/simulated-exchange.ingestion.js';
+import { BookedOrderKeys } from './orders/booked-order-keys.js';
 import { OpenOrderSnapshotsRepository } from './orders/open-order-snapshots.repository.js';
 import { OpenOrdersRepository } from './orders/open-orders.repository.js';
 import { OpenOrdersStep } from './orders/open-orders.step.js';
@@ -68,6 +69,7 @@ const REPOSITORIES = [
 const WRITERS = [
   ExchangeFactsWriter,
   OpenOrdersWriter,
+  BookedOrderKeys,
   MarketStateWriter,
   InMemoryStateDerivation,
   FillProjector,

@@ -197,8 +197,8 @@ describe('ExchangeFactsWriter on the recorded samples', () => {
 });
 
 describe('ExchangeFactsWriter steps', () => {
-  it('runs the open-order book as its registered step, and keeps the fills committed for the projection after the commit', () => {
-    expect(writer.steps.names).toEqual({ steps: ['open-orders'], afterCommit: ['recent-fills'] });
+  it('runs the open-order book as its registered step, and after the commit confirms the book kept in memory and keeps the fills committed for the projection', () => {
+    expect(writer.steps.names).toEqual({ steps: ['open-orders'], afterCommit: ['open-orders', 'recent-fills'] });
   });
 
   it('rolls the whole batch back when a registered step fails, and runs hooks only after a commit', async () => {

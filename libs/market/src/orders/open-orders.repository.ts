@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { BookOrder } from './open-order.types.js';
-import type { BookChange } from './order-book.fold.js';
+import { orderKey, type BookChange } from './order-book.fold.js';
 import { isoTime, sqlArray, type SqlArrayElement, type SqlRunner } from '#database';
 
 const PLACE = `
@@ -34,7 +34,8 @@ const REDUCE_OR_REMOVE = `
     pending_for = $5
   FROM unnest($1::text[], $2::bigint[], $3::numeric[], $4::bigint[]) AS c(address, oid, amount, height)
   CROSS JOIN LATERAL (SELECT b.ctid AS row_id FROM open_orders b WHERE b.address = c.address AND b.oid = c.oid AND NOT b.gone LIMIT 1) booked
-  WHERE o.ctid = booked.row_id`;
+  WHERE o.ctid = booked.row_id
+  RETURNING o.address, o.oid::text, o.gone`;
 
 /** The array parameter of one column of `rows`, for an unnest. */
 const columnOf =
@@ -45,15 +46,22 @@ const columnOf =
 /** The live book: the current open orders, written set-wise (two statements whatever the number of changes). */
 @Injectable()
 export class OpenOrdersRepository {
-  /** `pendingForMs`: the snapshot that will first show these changes (the next boundary after them). */
-  async apply(q: SqlRunner, changes: Iterable<BookChange>, pendingForMs: number): Promise<void> {
+  /**
+   * `pendingForMs`: the snapshot that will first show these changes (the next boundary after them).
+   * `booked`: the keys of the orders the book holds (BookedOrderKeys), kept up to date here: a fill or
+   * removal of an order it does not hold is left out, as it would change nothing.
+   */
+  async apply(q: SqlRunner, changes: Iterable<BookChange>, pendingForMs: number, booked: Set<string>): Promise<void> {
     const pendingFor = isoTime(pendingForMs);
     const placed: Array<{ order: BookOrder; height: number }> = [];
     const others: Array<{ address: string; oid: number; amount: string | null; height: number | null }> = [];
     for (const change of changes) {
-      if (change.kind === 'place') placed.push(change);
-      else if (change.kind === 'fill') others.push(change);
-      else others.push({ address: change.address, oid: change.oid, amount: null, height: null });
+      if (change.kind === 'place') {
+        placed.push(change);
+        booked.add(orderKey(change.address, change.oid));
+      } else if (booked.has(orderKey(change.address, change.oid))) {
+        others.push(change.kind === 'fill' ? change : { address: change.address, oid: change.oid, amount: null, height: null });
+      }
     }
     if (placed.length > 0) {
       const column = columnOf(placed.map((p) => p.order));
@@ -83,7 +91,14 @@ export class OpenOrdersRepository {
     }
     if (others.length > 0) {
       const column = columnOf(others);
-      await q.query(REDUCE_OR_REMOVE, [column((r) => r.address), column((r) => r.oid), column((r) => r.amount), column((r) => r.height), pendingFor]);
+      const changed: Array<{ address: string; oid: string; gone: boolean }> = await q.query(REDUCE_OR_REMOVE, [
+        column((r) => r.address),
+        column((r) => r.oid),
+        column((r) => r.amount),
+        column((r) => r.height),
+        pendingFor,
+      ]);
+      for (const row of changed) if (row.gone) booked.delete(orderKey(row.address, Number(row.oid)));
     }
   }
 }

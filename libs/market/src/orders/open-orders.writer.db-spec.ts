@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { allOpenAt, dumpOrderTables, fed, fillLine, limitOrder, openFactsDatabase, statusLine, type TestPosition, useTestEnvironment } from '#testing';
+import { allOpenAt, dumpOrderTables, fed, fillLine, limitOrder, openFactsDatabase, startedWriter, statusLine, type TestPosition, useTestEnvironment } from '#testing';
 import type { FeedBlock } from '../facts/exchange-facts.types.js';
 import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { OrderSnapshotsQueries } from '../read/orders/order-snapshots.queries.js';
@@ -229,6 +229,28 @@ describe('open orders from hl-node order statuses and fills', () => {
     await writer.writeBlocks(BATCHES[1]!, 'node');
     await writer.writeBlocks(BATCHES[2]!, 'node');
     expect(await dumpOrderTables(dataSource)).toEqual(reference);
+  });
+});
+
+describe('the book kept in memory by a writer', () => {
+  it('reads the book again when another writer moved it meanwhile: its orders are then filled and removed', async () => {
+    await clearOrderState();
+    const other = await startedWriter(dataSource, ExchangeFactsWriter);
+    // Both streams move together, so every block is applied at once. The other writer places o4 and o5.
+    await writer.writeBlocks([fed(S, statusLine(100, at(0, 10), [{ user: A, status: 'open', order: o1 }])), fed(F, fillLine(100, at(0, 10), []))], 'node');
+    await other.writeBlocks(
+      [fed(S, statusLine(107, at(7), [{ user: A, status: 'open', order: o4 }, { user: B, status: 'open', order: o5 }])), fed(F, fillLine(107, at(7), []))],
+      'node',
+    );
+    // This writer, which never saw them, fills o4 and cancels o5.
+    await writer.writeBlocks(
+      [fed(S, statusLine(120, at(12), [{ user: B, status: 'canceled', order: o5 }])), fed(F, fillLine(120, at(12), [{ user: A, oid: 1004, sz: '1.0', tid: 9, side: 'A' }]))],
+      'node',
+    );
+    expect(await dataSource.query(`SELECT oid::int, sz::text, gone FROM open_orders WHERE oid IN (1004, 1005) ORDER BY oid`)).toEqual([
+      { oid: 1004, sz: '2.0', gone: false },
+      { oid: 1005, sz: '1.0', gone: true },
+    ]);
   });
 });
 

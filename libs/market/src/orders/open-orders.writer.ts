@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { NodeBlock } from '#exchange';
 import type { BlockMark, OrderBlock } from './open-order.types.js';
+import { BookedOrderKeys } from './booked-order-keys.js';
 import { OpenOrderSnapshotsRepository } from './open-order-snapshots.repository.js';
 import { OpenOrdersRepository } from './open-orders.repository.js';
 import { orderBlock } from './order-blocks.js';
@@ -26,13 +27,14 @@ export class OpenOrdersWriter {
     private readonly snapshots: OpenOrderSnapshotsRepository,
     private readonly progress: OrderFeedProgressRepository,
     private readonly backlog: OrderBacklogRepository,
+    private readonly bookedKeys: BookedOrderKeys,
   ) {}
 
   /** Blocks of one source in feed order; blocks of a stream at or below its last seen block are ignored. */
   async write(q: SqlRunner, source: string, blocks: NodeBlock[]): Promise<void> {
     const statuses = blocks.some((b) => b.stream === 'node_order_statuses_by_block');
     if (!statuses && !blocks.some((b) => b.stream === 'node_fills_by_block')) return;
-    const stored = await this.progress.lock(q, source);
+    const { progress: stored, rowVersion } = await this.progress.lock(q, source);
     // Until a source has sent an order status there is no book its fills could reduce (the public API
     // sends fills only).
     if (stored === null && !statuses) return;
@@ -56,6 +58,7 @@ export class OpenOrdersWriter {
     const ready = [...(await this.backlog.takeUpTo(q, source, applied.block)), ...fresh.filter((b) => b.blockNumber <= applied.block)];
     ready.sort((a, b) => a.blockNumber - b.blockNumber);
 
+    const booked = await this.bookedKeys.begin(q, rowVersion);
     const latest = await this.snapshots.latestSnapshot(q);
     const start = progress.applied?.timeMs ?? ready[0]?.timeMs ?? applied.timeMs;
     // The next snapshot to take: every change applied before it is tagged with it.
@@ -69,7 +72,7 @@ export class OpenOrdersWriter {
       let end = done;
       while (end < ready.length && ready[end]!.timeMs < next) end++;
       if (end > done) {
-        await this.book.apply(q, foldOrderBlocks(ready.slice(done, end)).values(), next);
+        await this.book.apply(q, foldOrderBlocks(ready.slice(done, end)).values(), next, booked);
         height = Math.max(height ?? 0, ready[end - 1]!.blockNumber);
         done = end;
         unchanged = false;
@@ -88,9 +91,9 @@ export class OpenOrdersWriter {
       next += SNAPSHOT_INTERVAL_MS;
     }
     if (newest !== null) await this.snapshots.dropExpired(q, newest);
-    if (done < ready.length) await this.book.apply(q, foldOrderBlocks(ready.slice(done)).values(), next);
+    if (done < ready.length) await this.book.apply(q, foldOrderBlocks(ready.slice(done)).values(), next, booked);
 
     progress.applied = applied;
-    await this.progress.save(q, source, progress);
+    this.bookedKeys.written(await this.progress.save(q, source, progress));
   }
 }

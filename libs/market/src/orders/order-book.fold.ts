@@ -10,7 +10,7 @@ export type BookChange = { address: string; oid: number } & (
   | { kind: 'fill'; amount: string; height: number }
 );
 
-const orderKey = (address: string, oid: number): string => `${address}|${oid}`;
+export const orderKey = (address: string, oid: number): string => `${address}|${oid}`;
 
 /**
  * Folds blocks (in block order, both streams mixed) into one change per order, so the book is written
