@@ -13,8 +13,13 @@ const DATABASE_URL = process.env.BENCH_STATE_REPLAY_DATABASE_URL ?? 'postgres://
 // The product's simulator defaults (SIM_* in app-config.ts).
 const SETTINGS = { seed: 1, wallets: 300, markets: 8, eventsPerSecond: 1, startTimeMs: Date.UTC(2026, 10, 1) };
 const INTERVAL_MS = 15 * 60_000;
-/** Columns of the wall clock, not of the data. */
-const WALL_CLOCK_COLUMNS = ['processed_at'];
+/**
+ * Columns of the wall clock, and serial ids (the order a statement inserts its rows in is its plan's), not
+ * of the data.
+ */
+const NOT_DATA_COLUMNS = ['processed_at', 'id'];
+/** Values of a sequence that never repeats one: each transaction takes the next (two groupings, two counts). */
+const NOT_DATA_TABLES = ['migrations', 'read_versions'];
 
 /** The simulator's books at every state-update boundary of DAYS days, made once and kept in the temp directory. */
 async function states(): Promise<ExchangeState[]> {
@@ -38,11 +43,12 @@ async function states(): Promise<ExchangeState[]> {
 async function digests(dataSource: DataSource): Promise<Record<string, string>> {
   const tables: Array<{ name: string }> = await dataSource.query(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relname <> 'migrations' ORDER BY 1`,
+     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND NOT c.relname = ANY($1) ORDER BY 1`,
+    [NOT_DATA_TABLES],
   );
   const result: Record<string, string> = {};
   for (const { name } of tables) {
-    const rows: Array<{ row: string }> = await dataSource.query(`SELECT (to_jsonb(t) - $1::text[])::text AS row FROM "${name}" t ORDER BY 1`, [WALL_CLOCK_COLUMNS]);
+    const rows: Array<{ row: string }> = await dataSource.query(`SELECT (to_jsonb(t) - $1::text[])::text AS row FROM "${name}" t ORDER BY 1`, [NOT_DATA_COLUMNS]);
     if (rows.length > 0) result[name] = `${rows.length} rows ${createHash('sha256').update(rows.map((r) => r.row).join('\n')).digest('hex').slice(0, 16)}`;
   }
   return result;

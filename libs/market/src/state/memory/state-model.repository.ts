@@ -216,8 +216,8 @@ export class StateModelRepository {
   /**
    * The wallets and positions as the group's last update left them: new wallets (earliest activity: their
    * first stored fill, or the update that first saw them) and the others' figures; stored positions closed
-   * or updated, then the positions the group opened, in the order it opened them (so their ids follow the
-   * order the SQL writer gives them), closed already where they closed in the group.
+   * or updated, then the positions the group opened, in the order it opened them (their serial ids follow
+   * it; the SQL writer's follow its plan's), closed already where they closed in the group.
    */
   async writeCurrent(q: SqlRunner, model: StateModel): Promise<void> {
     const { wallets, open, closed, opened } = model.pendingWrites();

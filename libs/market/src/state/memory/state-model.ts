@@ -92,7 +92,7 @@ export interface ClosedPosition {
 export interface UpdateHistory {
   holderRows: Array<{ address: string; spotAmount: string; stakedAmount: string }>;
   pnlRows: Array<{ address: string; perpPnl: string }>;
-  /** The positions the update opened, in the order the SQL writer inserts them (the staged order). */
+  /** The positions the update opened, in the staged order. */
   opened: OpenPositionModel[];
   closed: number;
   newWallets: number;
@@ -191,7 +191,7 @@ interface StagedPosition {
 export class StateModel {
   /** Positions that closed in the group, in the order they closed. */
   private closedInGroup: ClosedPosition[] = [];
-  /** Positions opened in the group, in the order they opened (their ids follow it). */
+  /** Positions opened in the group, in the order they opened (their serial ids follow it). */
   private openedInGroup: OpenPositionModel[] = [];
 
   constructor(
@@ -284,7 +284,7 @@ export class StateModel {
     }
 
     // Positions of the wallets in the update: closed when gone or flipped, updated in place, new ones opened,
-    // in the staged order (the order the SQL writer inserts them in).
+    // in the staged order.
     for (const address of inUpdate) {
       const before = this.positions.get(address);
       const staged = byWallet.get(address);
