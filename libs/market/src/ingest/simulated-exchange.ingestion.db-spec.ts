@@ -129,6 +129,31 @@ describe('SimulatedExchangeIngestion', () => {
     expect(await dumpDerived()).toEqual(uninterrupted);
   });
 
+  it('with state updates derived in memory and held for groups, a stop applies those held and a new process continues as an uninterrupted run', async () => {
+    await resetDatabase(config.DATABASE_URL);
+    const whole = await ingestion();
+    await whole.open(await options(), NOW);
+    await runTo(whole, NOW);
+    const uninterrupted = await dumpDerived();
+
+    await resetDatabase(config.DATABASE_URL);
+    const opts: SimulationOptions = { ...(await options()), stateInMemory: true, stateGroup: 4, deferLatestOnlyTables: true };
+    const first = await ingestion();
+    await first.open(opts, NOW);
+    // Six chunks towards NOW, each ending on a boundary: the first four updates applied as a group, the next
+    // two held for the next group; the stop applies them.
+    let applied = 0;
+    for (let i = 0; i < 6; i++) applied += (await first.advance(NOW))!.states.filter((st) => st.applied).length;
+    expect(applied).toBe(4);
+    expect(await dataSource.query(`SELECT count(*)::int AS n FROM state_updates`)).toEqual([{ n: 4 }]);
+    await first.close();
+    expect(await dataSource.query(`SELECT count(*)::int AS n FROM state_updates`)).toEqual([{ n: 6 }]);
+    const second = await ingestion();
+    await second.open(opts, NOW + 5 * HOUR);
+    await runTo(second, NOW);
+    expect(await dumpDerived()).toEqual(uninterrupted);
+  });
+
   it('reading each chunk while the one before is stored, loses nothing when a store fails and is retried', async () => {
     await resetDatabase(config.DATABASE_URL);
     const whole = await ingestion();
