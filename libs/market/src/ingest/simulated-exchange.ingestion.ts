@@ -57,15 +57,15 @@ export interface SimulationOptions {
   deferLatestOnlyTables?: boolean;
   /**
    * Derives each state update in memory from the previous one's wallets and positions (MarketStateWriter's
-   * `inMemory`): the same rows as the set-based SQL, about a quarter of its Postgres time.
+   * `inMemory`): the same rows as the set-based SQL, written in a few statements.
    */
   stateInMemory?: boolean;
   /**
-   * With `stateInMemory`, up to this many boundaries' updates that later planned boundaries follow are
-   * applied together, in one transaction (MarketStateWriter.applyGroup): the wallets and positions are
-   * written once for them all. Until a group is applied its updates are held here; the last boundary
-   * planned, and every live one, is applied at once. A failure or a crash loses the group in progress, as
-   * it lost the update in progress before (1, the default: each update on its own).
+   * Up to this many boundaries' updates that later planned boundaries follow are applied together, in one
+   * transaction (MarketStateWriter.applyGroup); derived in memory, the wallets and positions are written
+   * once for them all. Until a group is applied its updates are held here; the last boundary planned, and
+   * every live one, is applied at once, and a stop applies what is held. A failure or a crash loses the
+   * group in progress, as it lost the update in progress before (1, the default: each update on its own).
    */
   stateGroup?: number;
 }
@@ -174,8 +174,9 @@ export class SimulatedExchangeIngestion {
     if (this.applying) chunk.states = await this.applied();
     if (next.planned.boundary) {
       this.group.push(next.span.state!);
-      const laterUpdateFollows = options.deferLatestOnlyTables === true && this.boundaryPlanned(read.status === 'fulfilled' ? read.value : null);
-      if (!laterUpdateFollows || this.group.length >= (options.stateGroup ?? 1)) {
+      const laterPlanned = this.boundaryPlanned(read.status === 'fulfilled' ? read.value : null);
+      const laterUpdateFollows = options.deferLatestOnlyTables === true && laterPlanned;
+      if (!laterPlanned || this.group.length >= (options.stateGroup ?? 1)) {
         const group = this.group.splice(0);
         const applying = this.stateWriter.applyGroup(group, { laterUpdateFollows, inMemory: options.stateInMemory === true });
         if (options.overlapStateUpdates) {

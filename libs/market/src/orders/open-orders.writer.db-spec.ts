@@ -233,6 +233,28 @@ describe('open orders from hl-node order statuses and fills', () => {
 });
 
 describe('the book kept in memory by a writer', () => {
+  it('after a transaction rolled back behind the book, reads the book again: the batch read again moves it as the first time', async () => {
+    await clearOrderState();
+    const own = await startedWriter(dataSource, ExchangeFactsWriter);
+    let failNext = false;
+    // Runs after the book's step, in the same transaction.
+    own.steps.register({
+      name: 'failing-step',
+      run: async () => {
+        if (!failNext) return;
+        failNext = false;
+        throw new Error('step failed');
+      },
+    });
+    await own.writeBlocks([fed(S, statusLine(100, at(0, 10), [{ user: A, status: 'open', order: o1 }])), fed(F, fillLine(100, at(0, 10), []))], 'node');
+    const cancel = [fed(S, statusLine(107, at(7), [{ user: A, status: 'canceled', order: o1 }])), fed(F, fillLine(107, at(7), []))];
+    failNext = true;
+    await expect(own.writeBlocks(cancel, 'node')).rejects.toThrow('step failed');
+    expect(await dataSource.query(`SELECT oid::int, gone FROM open_orders`)).toEqual([{ oid: 1001, gone: false }]);
+    await own.writeBlocks(cancel, 'node');
+    expect(await dataSource.query(`SELECT oid::int, gone FROM open_orders`)).toEqual([{ oid: 1001, gone: true }]);
+  });
+
   it('reads the book again when another writer moved it meanwhile: its orders are then filled and removed', async () => {
     await clearOrderState();
     const other = await startedWriter(dataSource, ExchangeFactsWriter);

@@ -94,6 +94,6 @@ export class OpenOrdersWriter {
     if (done < ready.length) await this.book.apply(q, foldOrderBlocks(ready.slice(done)).values(), next, booked);
 
     progress.applied = applied;
-    this.bookedKeys.written(await this.progress.save(q, source, progress));
+    this.bookedKeys.wrote(await this.progress.save(q, source, progress));
   }
 }

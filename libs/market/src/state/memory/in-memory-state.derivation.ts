@@ -56,14 +56,14 @@ export class InMemoryStateDerivation {
     const written: GroupUpdate[] = await timed('derive', async () => {
       const rows: GroupUpdate[] = [];
       for (const { state, staged, stateTime } of updates) {
-        const history = model.apply(state.height, stateTime, state.timeMs, state.wallets, staged, state.hypePx, this.coinOrder);
+        const history = model.apply(state.height, stateTime, state.timeMs, state.wallets, staged, state.hypePx);
         const cutoffs = await this.repository.cutoffsAndOpenTimes(q, stateTime, history.opened);
         rows.push({ stateTime, history, snapshots: snapshotRows(model, cutoffs) });
       }
       return rows;
     });
     await timed('history', () => this.repository.writeHistory(q, written));
-    await timed('wallets and positions', () => this.repository.writeCurrent(q, model));
+    await timed('wallets and positions', () => this.repository.writeCurrent(q, model, this.coinOrder));
     this.pending = model;
     return written.map(({ history, snapshots }) => ({
       newWallets: history.newWallets,

@@ -1,6 +1,6 @@
 import { epochMs, PgNumeric, sqlArray, type SqlArrayElement, type SqlRunner } from '#database';
 import { DEX_SQL } from '../positions-state.repository.js';
-import { StateModel, type OpenPositionModel, type PositionRow, type UpdateHistory, type WalletModel, type WalletRow } from './state-model.js';
+import { positionRow, StateModel, type OpenPositionModel, type PositionRow, type UpdateHistory, type WalletModel, type WalletRow } from './state-model.js';
 import type { AgeCutoffs, SnapshotRows } from './state-snapshot-rows.js';
 
 type Column<T> = [column: string, type: string, value: (row: T) => SqlArrayElement];
@@ -92,7 +92,7 @@ export class StateModelRepository {
         totalEquity: n(w['total_equity']),
         sizeSegmentId: Number(w['size_segment_id']),
         pnlSegmentId: Number(w['pnl_segment_id']),
-        row: null,
+        staged: null,
         stateTime: null,
         createdTime: null,
       });
@@ -111,7 +111,7 @@ export class StateModelRepository {
         unrealizedPnl: n(p['unrealized_pnl']),
         liquidationProgress: p['liquidation_progress'] === null ? null : n(p['liquidation_progress']),
         openTimeMs: Number(p['open_ms']),
-        row: null,
+        source: null,
         updatedTime: null,
         createdTime: null,
       });
@@ -219,17 +219,18 @@ export class StateModelRepository {
    * or updated, then the positions the group opened, in the order it opened them (their serial ids follow
    * it; the SQL writer's follow its plan's), closed already where they closed in the group.
    */
-  async writeCurrent(q: SqlRunner, model: StateModel): Promise<void> {
-    const { wallets, open, closed, opened } = model.pendingWrites();
+  async writeCurrent(q: SqlRunner, model: StateModel, coinOrder: ReadonlyMap<string, number>): Promise<void> {
+    const { wallets, open, closed, opened } = model.pendingWrites(coinOrder);
     const params: SqlArrayElement[] = [];
-    const walletColumns: Array<Column<WalletModel>> = [
-      ['address', 'text', (w) => w.address],
-      ['state_time', 'timestamptz', (w) => w.stateTime],
-      ['created_time', 'timestamptz', (w) => w.createdTime],
-      ...WALLET_COLUMNS.map(([c, t, value]): Column<WalletModel> => [c, t, (w) => value(w.row!)]),
+    type Pending = (typeof wallets)[number];
+    const walletColumns: Array<Column<Pending>> = [
+      ['address', 'text', (w) => w.wallet.address],
+      ['state_time', 'timestamptz', (w) => w.wallet.stateTime],
+      ['created_time', 'timestamptz', (w) => w.wallet.createdTime],
+      ...WALLET_COLUMNS.map(([c, t, value]): Column<Pending> => [c, t, (w) => value(w.row)]),
     ];
-    const created = unnestOf(wallets.filter((w) => w.createdTime !== null), walletColumns, 'v', params);
-    const updated = unnestOf(wallets.filter((w) => w.createdTime === null), walletColumns, 'u', params);
+    const created = unnestOf(wallets.filter((w) => w.wallet.createdTime !== null), walletColumns, 'v', params);
+    const updated = unnestOf(wallets.filter((w) => w.wallet.createdTime === null), walletColumns, 'u', params);
     await q.query(
       `WITH created AS (
          INSERT INTO wallets (address, earliest_activity_at, state_time, ${names(WALLET_COLUMNS)})
@@ -242,9 +243,10 @@ export class StateModelRepository {
     );
 
     // Closed and updated first: a flipped position's new row takes the key its old one held.
+    const rowOf = (p: OpenPositionModel): PositionRow | null => (p.source === null ? null : positionRow(p));
     const stored = [
-      ...closed.map((c) => ({ position: c.position, closeTime: c.closeTime as string | null, updatedTime: c.closeTime })),
-      ...open.map((p) => ({ position: p, closeTime: null as string | null, updatedTime: p.updatedTime! })),
+      ...closed.map((c) => ({ position: c.position, row: rowOf(c.position), closeTime: c.closeTime as string | null, updatedTime: c.closeTime })),
+      ...open.map((p) => ({ position: p, row: rowOf(p), closeTime: null as string | null, updatedTime: p.updatedTime! })),
     ];
     type Stored = (typeof stored)[number];
     const positionParams: SqlArrayElement[] = [];
@@ -255,8 +257,8 @@ export class StateModelRepository {
         ['coin', 'text', (s) => s.position.coin],
         ['close_time', 'timestamptz', (s) => s.closeTime],
         ['updated_at', 'timestamptz', (s) => s.updatedTime],
-        ['changed', 'boolean', (s) => s.position.row !== null],
-        ...POSITION_COLUMNS.map(([c, t, value]): Column<Stored> => [c, t, (s) => (s.position.row === null ? null : value(s.position.row))]),
+        ['changed', 'boolean', (s) => s.row !== null],
+        ...POSITION_COLUMNS.map(([c, t, value]): Column<Stored> => [c, t, (s) => (s.row === null ? null : value(s.row))]),
       ],
       'c',
       positionParams,
@@ -270,17 +272,18 @@ export class StateModelRepository {
     if (opened.length === 0) return;
     const closeTimes = model.closeTimes();
     const insertParams: SqlArrayElement[] = [];
+    const rows = opened.map((p) => ({ p, row: positionRow(p) }));
     const inserted = unnestOf(
-      opened,
+      rows,
       [
-        ['address', 'text', (p) => p.address],
-        ['coin', 'text', (p) => p.coin],
-        ['long', 'boolean', (p) => p.long],
-        ...POSITION_COLUMNS.map(([c, t, value]): Column<OpenPositionModel> => [c, t, (p) => value(p.row!)]),
-        ['open_time', 'timestamptz', (p) => new Date(p.openTimeMs).toISOString()],
-        ['close_time', 'timestamptz', (p) => closeTimes.get(p) ?? null],
-        ['created_at', 'timestamptz', (p) => p.createdTime],
-        ['updated_at', 'timestamptz', (p) => closeTimes.get(p) ?? p.updatedTime],
+        ['address', 'text', ({ p }) => p.address],
+        ['coin', 'text', ({ p }) => p.coin],
+        ['long', 'boolean', ({ p }) => p.long],
+        ...POSITION_COLUMNS.map(([c, t, value]): Column<(typeof rows)[number]> => [c, t, ({ row }) => value(row)]),
+        ['open_time', 'timestamptz', ({ p }) => new Date(p.openTimeMs).toISOString()],
+        ['close_time', 'timestamptz', ({ p }) => closeTimes.get(p) ?? null],
+        ['created_at', 'timestamptz', ({ p }) => p.createdTime],
+        ['updated_at', 'timestamptz', ({ p }) => closeTimes.get(p) ?? p.updatedTime],
       ],
       'o',
       insertParams,

@@ -55,8 +55,12 @@ export interface WalletModel {
   totalEquity: PgNumeric;
   sizeSegmentId: number;
   pnlSegmentId: number;
-  /** The row to store, when an update of the group changed it (null: as stored). */
-  row: WalletRow | null;
+  /**
+   * The wallet's positions in the last update of the group that had it, its row's source (null: as
+   * stored). The row itself is built only when the group is written: most updates of a group are
+   * overwritten by the next.
+   */
+  staged: readonly StagedPosition[] | null;
   /** The last update that had the wallet (its state_time), when in the group. */
   stateTime: string | null;
   /** The update that first saw the wallet, when in the group: the wallet is not stored yet. */
@@ -74,8 +78,8 @@ export interface OpenPositionModel {
   unrealizedPnl: PgNumeric;
   liquidationProgress: PgNumeric | null;
   openTimeMs: number;
-  /** The values to store, when an update of the group set them (null: as stored). */
-  row: PositionRow | null;
+  /** The source's record of the values to store, when an update of the group set them (null: as stored). */
+  source: PositionStateRecord | null;
   /** The last update that set its values (updated_at), when in the group. */
   updatedTime: string | null;
   /** The update that opened it, when in the group: the position is not stored yet. */
@@ -173,7 +177,8 @@ export function segmentOf(category: SegmentCategory, value: PgNumeric): number {
   return 16;
 }
 
-interface StagedPosition {
+/** A position of the update, parsed. */
+export interface StagedPosition {
   record: PositionStateRecord;
   szi: PgNumeric;
   value: PgNumeric;
@@ -215,7 +220,6 @@ export class StateModel {
    * One update, mirroring the SQL writer statement by statement: HYPE balance and PnL change points against
    * the wallets before it, wallet rows from the wallet's staged positions, then positions closed (gone, or now
    * on the other side), updated in place, and opened. Only wallets present in the update are touched.
-   * `coinOrder` ranks coins as the database's collation sorts them (the closest liquidation's tie-break).
    * The opened positions' open times are set by the caller (from the stored fills) before the snapshots.
    */
   apply(
@@ -225,7 +229,6 @@ export class StateModel {
     wallets: readonly WalletStateRecord[],
     staged: ReadonlyArray<{ address: string; position: PositionStateRecord }>,
     hypePx: string | null,
-    coinOrder: ReadonlyMap<string, number>,
   ): UpdateHistory {
     const price = hypePx === null ? ZERO : PgNumeric.parse(hypePx);
     const byWallet = new Map<string, StagedPosition[]>();
@@ -275,11 +278,10 @@ export class StateModel {
         totalEquity: perpEquity.plus(spotEquity).plus(stakedEquity),
         sizeSegmentId: segmentOf('size', perpEquity),
         pnlSegmentId: segmentOf('pnl', perpPnl),
-        row: null,
+        staged: byWallet.get(address) ?? [],
         stateTime,
         createdTime: old ? old.createdTime : stateTime,
       };
-      model.row = walletRow(model, byWallet.get(address) ?? [], coinOrder);
       this.wallets.set(address, model);
     }
 
@@ -300,8 +302,7 @@ export class StateModel {
         }
       }
       for (const p of staged ?? []) {
-        const row = positionRow(p);
-        const funding = PgNumeric.parse(row.funding);
+        const funding = PgNumeric.parse(p.record.fundingSinceOpen);
         const open = after.find((o) => o.coin === p.record.coin);
         if (open) {
           open.size = p.szi.abs();
@@ -309,7 +310,7 @@ export class StateModel {
           open.funding = funding;
           open.unrealizedPnl = p.unrealizedPnl;
           open.liquidationProgress = p.progress;
-          open.row = row;
+          open.source = p.record;
           open.updatedTime = stateTime;
           continue;
         }
@@ -324,7 +325,7 @@ export class StateModel {
           liquidationProgress: p.progress,
           // The state time until the stored fills say otherwise (the caller's open times).
           openTimeMs: stateTimeMs,
-          row,
+          source: p.record,
           updatedTime: stateTime,
           createdTime: stateTime,
         };
@@ -339,10 +340,20 @@ export class StateModel {
     return history;
   }
 
-  /** What the group changed of the wallets and positions, as its last update left them. */
-  pendingWrites(): { wallets: WalletModel[]; open: OpenPositionModel[]; closed: ClosedPosition[]; opened: OpenPositionModel[] } {
+  /**
+   * What the group changed of the wallets and positions, as its last update left them, with the wallets'
+   * rows; `coinOrder` ranks coins as the database's collation sorts them (the closest liquidation's tie-break).
+   */
+  pendingWrites(coinOrder: ReadonlyMap<string, number>): {
+    wallets: Array<{ wallet: WalletModel; row: WalletRow }>;
+    open: OpenPositionModel[];
+    closed: ClosedPosition[];
+    opened: OpenPositionModel[];
+  } {
+    const wallets: Array<{ wallet: WalletModel; row: WalletRow }> = [];
+    for (const w of this.wallets.values()) if (w.staged !== null) wallets.push({ wallet: w, row: walletRow(w, w.staged, coinOrder) });
     return {
-      wallets: [...this.wallets.values()].filter((w) => w.stateTime !== null),
+      wallets,
       open: [...this.openPositions()].filter((p) => p.updatedTime !== null && p.createdTime === null),
       closed: this.closedInGroup.filter((c) => c.position.createdTime === null),
       opened: this.openedInGroup,
@@ -352,12 +363,12 @@ export class StateModel {
   /** The group is stored: its rows are the stored ones now. */
   stored(): void {
     for (const w of this.wallets.values()) {
-      w.row = null;
+      w.staged = null;
       w.stateTime = null;
       w.createdTime = null;
     }
     for (const p of this.openPositions()) {
-      p.row = null;
+      p.source = null;
       p.updatedTime = null;
       p.createdTime = null;
     }
@@ -371,16 +382,17 @@ export class StateModel {
   }
 }
 
-function positionRow(p: StagedPosition): PositionRow {
-  const r = p.record;
+/** The values to store of a position the group set, from its source's record and the figures derived from it. */
+export function positionRow(p: OpenPositionModel): PositionRow {
+  const r = p.source!;
   return {
-    size: `${p.szi.abs()}`,
+    size: `${p.size}`,
     entryPrice: r.entryPx,
     value: r.positionValue,
     unrealizedPnl: r.unrealizedPnl,
     funding: r.fundingSinceOpen,
     liquidationPrice: r.liquidationPx,
-    liquidationProgress: p.progress === null ? null : `${p.progress}`,
+    liquidationProgress: p.liquidationProgress === null ? null : `${p.liquidationProgress}`,
     leverageType: r.leverageType,
     leverage: String(r.leverage),
     marginUsed: r.marginUsed,
