@@ -111,8 +111,8 @@ export class SimulatedExchangeIngestion {
   private ahead: PlannedChunk[] = [];
   /** The next chunk, already written and read (overlapReading). */
   private nextRead: ReadChunk | null = null;
-  /** State updates still being applied (overlapStateUpdates). */
-  private applying: Promise<StateUpdateResult[]> | null = null;
+  /** State updates being applied (overlapStateUpdates), and whether that has ended. */
+  private applying: { updates: Promise<StateUpdateResult[]>; ended: boolean } | null = null;
   /** Boundaries' states held for the next group (stateGroup). */
   private group: ExchangeState[] = [];
 
@@ -149,7 +149,7 @@ export class SimulatedExchangeIngestion {
     this.nextRead = null;
     if (!next) {
       if (!this.applying && this.group.length === 0) return null;
-      const states = this.applying ? await this.applied() : [];
+      const states = await this.applied(true);
       return { untilMs: directory.writtenUntilMs, lines: 0, fills: 0, issues: [], states: [...states, ...(await this.applyHeld())] };
     }
     // The chunk after this one is written and parsed while Postgres stores this one's facts.
@@ -170,19 +170,22 @@ export class SimulatedExchangeIngestion {
       this.nodeIngestion.forget(directory.dir, SIMULATOR_SOURCE);
       throw stored.reason;
     }
-    // Updates apply in height order: the ones before must have committed before the next start.
-    if (this.applying) chunk.states = await this.applied();
+    // Updates committed meanwhile are reported; a group being applied goes on beside the next chunks.
+    chunk.states = await this.applied(false);
     if (next.planned.boundary) {
       this.group.push(next.span.state!);
       const laterPlanned = this.boundaryPlanned(read.status === 'fulfilled' ? read.value : null);
       const laterUpdateFollows = options.deferLatestOnlyTables === true && laterPlanned;
       if (!laterPlanned || this.group.length >= (options.stateGroup ?? 1)) {
         const group = this.group.splice(0);
+        // Updates apply in height order: the ones before must have committed before the next start.
+        chunk.states = [...chunk.states, ...(await this.applied(true))];
         const applying = this.stateWriter.applyGroup(group, { laterUpdateFollows, inMemory: options.stateInMemory === true });
         if (options.overlapStateUpdates) {
-          // Awaited by the next call; a failure meanwhile must not count as unhandled.
-          applying.catch(() => undefined);
-          this.applying = applying;
+          const entry = { updates: applying, ended: false };
+          // Awaited by a later call; a failure meanwhile must not count as unhandled.
+          applying.then(() => (entry.ended = true), () => (entry.ended = true));
+          this.applying = entry;
         } else {
           chunk.states = [...chunk.states, ...(await applying)];
         }
@@ -238,10 +241,15 @@ export class SimulatedExchangeIngestion {
     return this.stateWriter.applyGroup(group, { inMemory: this.options?.stateInMemory === true });
   }
 
-  private async applied(): Promise<StateUpdateResult[]> {
-    const applying = this.applying!;
+  /**
+   * The results of the updates being applied, once they have committed (`wait`: waiting for that; else
+   * none while they are still being applied). A failure is thrown to the caller, as the chunk's.
+   */
+  private async applied(wait: boolean): Promise<StateUpdateResult[]> {
+    if (this.applying === null || (!wait && !this.applying.ended)) return [];
+    const { updates } = this.applying;
     this.applying = null;
-    return applying;
+    return updates;
   }
 
   /**
@@ -259,7 +267,7 @@ export class SimulatedExchangeIngestion {
       // stored checkpoints after a reopen.
       await this.storeRead(readAhead, () => Promise.resolve(null)).catch(() => this.nodeIngestion.forget(this.directory!.dir, SIMULATOR_SOURCE));
     }
-    await this.applying?.catch(() => undefined);
+    await this.applying?.updates.catch(() => undefined);
     this.applying = null;
     await this.applyHeld().catch(() => undefined);
     const directory = this.directory;
