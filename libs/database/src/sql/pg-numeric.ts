@@ -56,8 +56,8 @@ export class PgNumeric {
 
   plus(other: PgNumeric): PgNumeric {
     if (this.big === null && other.big === null) {
-      const sum = addSmall(this.small, this.scale, other.small, other.scale);
-      if (sum !== null) return sum;
+      const sum = safeSum(this.small, this.scale, other.small, other.scale);
+      if (!Number.isNaN(sum)) return new PgNumeric(sum, null, Math.max(this.scale, other.scale));
     }
     const scale = Math.max(this.scale, other.scale);
     return PgNumeric.of(this.units * pow10(scale - this.scale) + other.units * pow10(scale - other.scale), scale);
@@ -135,17 +135,7 @@ export class NumericSum {
 
   add(value: PgNumeric): void {
     const units = value.safeUnits;
-    if (this.big === null && units !== null) {
-      const scale = Math.max(this.scale, value.scale);
-      const a = this.small * (POWERS_N[scale - this.scale] ?? NaN);
-      const b = units * (POWERS_N[scale - value.scale] ?? NaN);
-      const sum = a + b;
-      if (Number.isSafeInteger(a) && Number.isSafeInteger(b) && Number.isSafeInteger(sum)) {
-        this.small = sum === 0 ? 0 : sum;
-        this.scale = scale;
-        return;
-      }
-    }
+    if (this.big === null && units !== null && this.addSafe(units, value.scale)) return;
     const total = this.value().plus(value);
     this.big = total.units;
     this.scale = total.scale;
@@ -153,18 +143,17 @@ export class NumericSum {
 
   /** A sum of sums (summed groups). */
   addSum(other: NumericSum): void {
-    if (this.big === null && other.big === null) {
-      const scale = Math.max(this.scale, other.scale);
-      const a = this.small * (POWERS_N[scale - this.scale] ?? NaN);
-      const b = other.small * (POWERS_N[scale - other.scale] ?? NaN);
-      const sum = a + b;
-      if (Number.isSafeInteger(a) && Number.isSafeInteger(b) && Number.isSafeInteger(sum)) {
-        this.small = sum === 0 ? 0 : sum;
-        this.scale = scale;
-        return;
-      }
-    }
+    if (this.big === null && other.big === null && this.addSafe(other.small, other.scale)) return;
     this.add(other.value());
+  }
+
+  /** Adds safe-integer units in place; false (nothing added) when the sum would leave the safe integers. */
+  private addSafe(units: number, scale: number): boolean {
+    const sum = safeSum(this.small, this.scale, units, scale);
+    if (Number.isNaN(sum)) return false;
+    this.small = sum;
+    this.scale = Math.max(this.scale, scale);
+    return true;
   }
 
   value(): PgNumeric {
@@ -181,16 +170,17 @@ const MIN_SAFE = -MAX_SAFE;
 /** 10^0 to 10^15 as numbers: exact, and a safe integer times one is checked with Number.isSafeInteger. */
 const POWERS_N: number[] = Array.from({ length: 16 }, (_, i) => 10 ** i);
 
-/** a + b of two safe-integer unit counts at their scales, or null when a step leaves the safe integers. */
-function addSmall(a: number, aScale: number, b: number, bScale: number): PgNumeric | null {
-  if (aScale === bScale) return PgNumeric.ofSafeInteger(a + b, aScale);
+/**
+ * a + b of two safe-integer unit counts at their scales, in units of the larger scale (never -0); NaN when a
+ * step leaves the safe integers, for the caller to add in bigints.
+ */
+function safeSum(a: number, aScale: number, b: number, bScale: number): number {
   const scale = Math.max(aScale, bScale);
-  const shift = scale - Math.min(aScale, bScale);
-  if (shift > 15) return null;
-  const x = aScale < bScale ? a * POWERS_N[shift]! : a;
-  const y = bScale < aScale ? b * POWERS_N[shift]! : b;
-  if (!Number.isSafeInteger(x) || !Number.isSafeInteger(y)) return null;
-  return PgNumeric.ofSafeInteger(x + y, scale);
+  const x = a * (POWERS_N[scale - aScale] ?? NaN);
+  const y = b * (POWERS_N[scale - bScale] ?? NaN);
+  const sum = x + y;
+  if (!Number.isSafeInteger(x) || !Number.isSafeInteger(y) || !Number.isSafeInteger(sum)) return NaN;
+  return sum === 0 ? 0 : sum;
 }
 
 const POWERS: bigint[] = [1n];

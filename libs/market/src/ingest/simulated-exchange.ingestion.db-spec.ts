@@ -62,6 +62,14 @@ async function dumpDerived(): Promise<Record<string, unknown[]>> {
   };
 }
 
+/** From an empty database to NOW with the default options, in one process: what the other runs are compared with. */
+async function runUninterrupted(): Promise<void> {
+  await resetDatabase(config.DATABASE_URL);
+  const whole = await ingestion();
+  await whole.open(await options(), NOW);
+  await runTo(whole, NOW);
+}
+
 beforeAll(async () => {
   ({ dataSource, writer: facts } = await openFactsDatabase(config.DATABASE_URL));
 });
@@ -111,10 +119,7 @@ describe('SimulatedExchangeIngestion', () => {
   });
 
   it('continues after a restart exactly as an uninterrupted run', async () => {
-    await resetDatabase(config.DATABASE_URL);
-    const whole = await ingestion();
-    await whole.open(await options(), NOW);
-    await runTo(whole, NOW);
+    await runUninterrupted();
     const uninterrupted = await dumpDerived();
 
     await resetDatabase(config.DATABASE_URL);
@@ -130,10 +135,7 @@ describe('SimulatedExchangeIngestion', () => {
   });
 
   it('with state updates derived in memory and held for groups, a stop applies those held and a new process continues as an uninterrupted run', async () => {
-    await resetDatabase(config.DATABASE_URL);
-    const whole = await ingestion();
-    await whole.open(await options(), NOW);
-    await runTo(whole, NOW);
+    await runUninterrupted();
     const uninterrupted = await dumpDerived();
 
     await resetDatabase(config.DATABASE_URL);
@@ -155,10 +157,7 @@ describe('SimulatedExchangeIngestion', () => {
   });
 
   it('reading each chunk while the one before is stored, loses nothing when a store fails and is retried', async () => {
-    await resetDatabase(config.DATABASE_URL);
-    const whole = await ingestion();
-    await whole.open(await options(), NOW);
-    await runTo(whole, NOW);
+    await runUninterrupted();
     const uninterrupted = await dumpTables(dataSource, FACT_TABLES);
 
     await resetDatabase(config.DATABASE_URL);

@@ -42,7 +42,8 @@ export const SEGMENTS: readonly Segment[] = Object.freeze([
 
 export const SEGMENT_IDS: readonly number[] = SEGMENTS.map((s) => s.id);
 
-const bounds = (s: Segment): [number | undefined, number | undefined] =>
+/** A segment's range: lower bound inclusive, upper exclusive; undefined is open. */
+export const segmentBounds = (s: Segment): [min: number | undefined, max: number | undefined] =>
   s.category === 'size'
     ? [(s.criteria as SizeCriteria).minSize, (s.criteria as SizeCriteria).maxSize]
     : [(s.criteria as PnlCriteria).minPnl, (s.criteria as PnlCriteria).maxPnl];
@@ -51,7 +52,7 @@ function segmentFor(category: SegmentCategory, value: Big.BigSource): number {
   const v = new Big(value);
   for (const segment of SEGMENTS) {
     if (segment.category !== category) continue;
-    const [min, max] = bounds(segment);
+    const [min, max] = segmentBounds(segment);
     if ((min === undefined || v.gte(min)) && (max === undefined || v.lt(max))) return segment.id;
   }
   // Only a negative perp equity falls outside every size range; it is the smallest wallet there is.

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isoTime, ReadVersionsRepository, WriterSteps, type SqlRunner } from '#database';
 import type { ExchangeState, PositionStateRecord } from '#exchange';
-import { InMemoryStateDerivation } from './memory/in-memory-state.derivation.js';
+import { InMemoryStateDerivation, type Timed } from './memory/in-memory-state.derivation.js';
 import { PositionsStateRepository } from './positions-state.repository.js';
 import { StateSnapshotsRepository } from './state-snapshots.repository.js';
 import { StateStagingRepository } from './state-staging.repository.js';
@@ -113,7 +113,7 @@ export class MarketStateWriter {
     // The group's step timings are reported with its last update.
     const timings = results[results.length - 1]!.timings;
     let mark = performance.now();
-    const timed = async <T>(step: string, work: () => Promise<T>): Promise<T> => {
+    const timed: Timed = async (step, work) => {
       const value = await work();
       const now = performance.now();
       timings[step] = (timings[step] ?? 0) + Math.round(now - mark);
@@ -175,7 +175,7 @@ export class MarketStateWriter {
     stagedPositions: ReadonlyArray<{ address: string; position: PositionStateRecord }>,
     stateTime: string,
     result: StateUpdateResult,
-    timed: <T>(step: string, work: () => Promise<T>) => Promise<T>,
+    timed: Timed,
   ): Promise<void> {
     await timed('stage', async () => {
       await this.staging.create(q);

@@ -1,4 +1,4 @@
-import { SEGMENTS, type PnlCriteria, type SegmentCategory, type SizeCriteria } from '../segments/segments.js';
+import { segmentBounds, SEGMENTS, type SegmentCategory } from '../segments/segments.js';
 
 /**
  * A SQL CASE giving the cohort id of a numeric expression, built from SEGMENTS so that SQL and
@@ -7,10 +7,7 @@ import { SEGMENTS, type PnlCriteria, type SegmentCategory, type SizeCriteria } f
  */
 export function segmentCaseSql(category: SegmentCategory, value: string): string {
   const branches = SEGMENTS.filter((s) => s.category === category).map((s) => {
-    const [min, max] =
-      category === 'size'
-        ? [(s.criteria as SizeCriteria).minSize, (s.criteria as SizeCriteria).maxSize]
-        : [(s.criteria as PnlCriteria).minPnl, (s.criteria as PnlCriteria).maxPnl];
+    const [min, max] = segmentBounds(s);
     const tests = [min === undefined ? null : `${value} >= ${min}`, max === undefined ? null : `${value} < ${max}`].filter(Boolean);
     return `WHEN ${tests.join(' AND ')} THEN ${s.id}`;
   });

@@ -21,7 +21,8 @@ export interface DerivedCounts {
   holderChanges: number;
 }
 
-type Timed = <T>(step: string, work: () => Promise<T>) => Promise<T>;
+/** The writer's step timer: runs `work` and adds its milliseconds to the step's. */
+export type Timed = <T>(step: string, work: () => Promise<T>) => Promise<T>;
 
 /**
  * State updates derived in the ingestor's memory (MarketStateWriter's `inMemory`): the wallets and open

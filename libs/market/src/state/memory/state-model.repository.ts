@@ -54,6 +54,28 @@ function unnestOf<T>(rows: readonly T[], columns: ReadonlyArray<Column<T>>, alia
     : `unnest(${arrays}) AS ${alias}(${names(columns)})`;
 }
 
+/** The columns of each snapshot table after `created_at`, with their types, in the order of its SnapshotRows tuple. */
+const COHORT_COLUMNS: ReadonlyArray<[column: string, type: string]> = [
+  ['timeframe', 'text'], ['coin', 'text'], ['segment_id', 'smallint'], ['position_count', 'integer'], ['position_count_long', 'integer'],
+  ['total_position_value', 'numeric'], ['total_position_value_long', 'numeric'], ['total_funding', 'numeric'], ['total_unrealized_pnl', 'numeric'],
+  ['total_position_size', 'numeric'], ['total_position_size_long', 'numeric'], ['value_near_liquidation', 'numeric'],
+];
+const SUMMARY_COLUMNS: ReadonlyArray<[column: string, type: string]> = [
+  ['segment_id', 'smallint'], ['position_age', 'text'], ['traders', 'integer'], ['traders_in_profit', 'integer'], ['positions', 'integer'],
+  ['long_positions', 'integer'], ['short_positions', 'integer'], ['value', 'numeric'], ['long_value', 'numeric'], ['short_value', 'numeric'],
+  ['active_perp_equity', 'numeric'],
+];
+const SIZE_COLUMNS: ReadonlyArray<[column: string, type: string]> = [
+  ['coin', 'text'], ['size_segment_id', 'smallint'], ['position_count', 'integer'], ['total_position_value', 'numeric'],
+  ['total_position_value_long', 'numeric'], ['value_near_liquidation', 'numeric'],
+];
+const MARKET_COLUMNS: ReadonlyArray<[column: string, type: string]> = [
+  ['count', 'integer'], ['count_long', 'integer'], ['count_short', 'integer'], ['open_interest', 'numeric'], ['open_interest_long', 'numeric'],
+  ['open_interest_short', 'numeric'], ['perp_equity', 'numeric'], ['count_in_profit', 'integer'],
+];
+const EQUITY_COLUMNS: ReadonlyArray<[column: string, type: string]> = [
+  ['total_wallets_equity', 'numeric'], ['perp_wallets_equity', 'numeric'], ['spot_wallets_equity', 'numeric'], ['staking_wallets_equity', 'numeric'],
+];
 
 /** One applied update of a group, as the group's statements write it. */
 export interface GroupUpdate {
@@ -150,56 +172,21 @@ export class StateModelRepository {
 
   /** The history rows of the group's updates: HYPE balance and PnL change points, and every snapshot. */
   async writeHistory(q: SqlRunner, updates: readonly GroupUpdate[]): Promise<void> {
-    const at = <R>(rows: (u: GroupUpdate) => readonly R[]) => updates.flatMap((u) => rows(u).map((row) => ({ t: u.stateTime, row })));
     type Item<R> = { t: string; row: R };
+    const at = <R>(rows: (u: GroupUpdate) => readonly R[]): Array<Item<R>> => updates.flatMap((u) => rows(u).map((row) => ({ t: u.stateTime, row })));
     const params: SqlArrayElement[] = [];
-    const field = <R>(i: number) => (x: Item<R>) => (x.row as unknown as SqlArrayElement[])[i]!;
+    // A snapshot table's tuples, each with its update's time as created_at.
+    const tuples = (rows: ReadonlyArray<Item<readonly SqlArrayElement[]>>, columns: ReadonlyArray<[string, string]>, alias: string) =>
+      unnestOf(rows, [['created_at', 'timestamptz', (x) => x.t], ...columns.map(([c, t], i): Column<Item<readonly SqlArrayElement[]>> => [c, t, (x) => x.row[i]!])], alias, params);
     const holders = unnestOf(at((u) => u.history.holderRows), [
       ['created_at', 'timestamptz', (x) => x.t], ['address', 'text', (x) => x.row.address], ['spot_amount', 'numeric', (x) => x.row.spotAmount], ['staked_amount', 'numeric', (x) => x.row.stakedAmount],
     ], 'h', params);
     const pnl = unnestOf(at((u) => u.history.pnlRows), [['created_at', 'timestamptz', (x) => x.t], ['address', 'text', (x) => x.row.address], ['perp_pnl', 'numeric', (x) => x.row.perpPnl]], 'p', params);
-    const cohortColumns = [
-      'timeframe', 'coin', 'segment_id', 'position_count', 'position_count_long', 'total_position_value', 'total_position_value_long', 'total_funding',
-      'total_unrealized_pnl', 'total_position_size', 'total_position_size_long', 'value_near_liquidation',
-    ];
-    const cohortTypes = ['text', 'text', 'smallint', 'integer', 'integer', 'numeric', 'numeric', 'numeric', 'numeric', 'numeric', 'numeric', 'numeric'];
-    const cohorts = unnestOf<Item<SnapshotRows['cohorts'][number]>>(
-      at((u) => u.snapshots.cohorts),
-      [['created_at', 'timestamptz', (x) => x.t], ...cohortColumns.map((c, i): Column<Item<SnapshotRows['cohorts'][number]>> => [c, cohortTypes[i]!, field(i)])],
-      'c',
-      params,
-    );
-    const summaryColumns = ['segment_id', 'position_age', 'traders', 'traders_in_profit', 'positions', 'long_positions', 'short_positions', 'value', 'long_value', 'short_value', 'active_perp_equity'];
-    const summaryTypes = ['smallint', 'text', 'integer', 'integer', 'integer', 'integer', 'integer', 'numeric', 'numeric', 'numeric', 'numeric'];
-    const summaries = unnestOf<Item<SnapshotRows['summaries'][number]>>(
-      at((u) => u.snapshots.summaries),
-      [['created_at', 'timestamptz', (x) => x.t], ...summaryColumns.map((c, i): Column<Item<SnapshotRows['summaries'][number]>> => [c, summaryTypes[i]!, field(i)])],
-      's',
-      params,
-    );
-    const sizeColumns = ['coin', 'size_segment_id', 'position_count', 'total_position_value', 'total_position_value_long', 'value_near_liquidation'];
-    const sizeTypes = ['text', 'smallint', 'integer', 'numeric', 'numeric', 'numeric'];
-    const sizes = unnestOf<Item<SnapshotRows['sizes'][number]>>(
-      at((u) => u.snapshots.sizes),
-      [['created_at', 'timestamptz', (x) => x.t], ...sizeColumns.map((c, i): Column<Item<SnapshotRows['sizes'][number]>> => [c, sizeTypes[i]!, field(i)])],
-      'z',
-      params,
-    );
-    const marketColumns = ['count', 'count_long', 'count_short', 'open_interest', 'open_interest_long', 'open_interest_short', 'perp_equity', 'count_in_profit'];
-    const marketTypes = ['integer', 'integer', 'integer', 'numeric', 'numeric', 'numeric', 'numeric', 'integer'];
-    const market = unnestOf<Item<SnapshotRows['market']>>(
-      updates.map((u) => ({ t: u.stateTime, row: u.snapshots.market })),
-      [['created_at', 'timestamptz', (x) => x.t], ...marketColumns.map((c, i): Column<Item<SnapshotRows['market']>> => [c, marketTypes[i]!, field(i)])],
-      'm',
-      params,
-    );
-    const equityColumns = ['total_wallets_equity', 'perp_wallets_equity', 'spot_wallets_equity', 'staking_wallets_equity'];
-    const equity = unnestOf<Item<SnapshotRows['equity']>>(
-      updates.map((u) => ({ t: u.stateTime, row: u.snapshots.equity })),
-      [['created_at', 'timestamptz', (x) => x.t], ...equityColumns.map((c, i): Column<Item<SnapshotRows['equity']>> => [c, 'numeric', field(i)])],
-      'e',
-      params,
-    );
+    const cohorts = tuples(at((u) => u.snapshots.cohorts), COHORT_COLUMNS, 'c');
+    const summaries = tuples(at((u) => u.snapshots.summaries), SUMMARY_COLUMNS, 's');
+    const sizes = tuples(at((u) => u.snapshots.sizes), SIZE_COLUMNS, 'z');
+    const market = tuples(at((u) => [u.snapshots.market]), MARKET_COLUMNS, 'm');
+    const equity = tuples(at((u) => [u.snapshots.equity]), EQUITY_COLUMNS, 'e');
     const insert = (table: string, from: string, alias: string) => `INSERT INTO ${table} (${from.slice(from.lastIndexOf('(') + 1, -1)}) SELECT ${alias}.* FROM ${from}`;
     await q.query(
       `WITH holders AS (${insert('holder_history', holders, 'h')}),
@@ -208,7 +195,7 @@ export class StateModelRepository {
             summaries AS (${insert('cohort_summary_snapshots', summaries, 's')}),
             sizes AS (${insert('position_size_snapshots', sizes, 'z')}),
             market AS (${insert('market_snapshots', market, 'm')})
-       INSERT INTO wallets_equity_history (created_at, ${equityColumns.join(', ')}, vault_wallets_equity) SELECT e.*, NULL FROM ${equity}`,
+       INSERT INTO wallets_equity_history (created_at, ${EQUITY_COLUMNS.map(([c]) => c).join(', ')}, vault_wallets_equity) SELECT e.*, NULL FROM ${equity}`,
       params,
     );
   }

@@ -1,6 +1,6 @@
 import { NumericSum, PgNumeric } from '#database';
 import type { PositionStateRecord, WalletStateRecord } from '#exchange';
-import { SEGMENTS, type PnlCriteria, type SegmentCategory, type SizeCriteria } from '../../segments/segments.js';
+import { segmentBounds, SEGMENTS, type SegmentCategory } from '../../segments/segments.js';
 
 /** A wallet's row as the writer stores it (`wallets` columns, the exact text of each decimal). */
 export interface WalletRow {
@@ -163,12 +163,11 @@ function quickProgress(szi: PgNumeric, entryPx: PgNumeric, positionValue: PgNume
 }
 
 const SEGMENT_BOUNDS = SEGMENTS.map((s) => {
-  const [min, max] =
-    s.category === 'size' ? [(s.criteria as SizeCriteria).minSize, (s.criteria as SizeCriteria).maxSize] : [(s.criteria as PnlCriteria).minPnl, (s.criteria as PnlCriteria).maxPnl];
+  const [min, max] = segmentBounds(s);
   return { id: s.id, category: s.category, min: min === undefined ? null : PgNumeric.parse(String(min)), max: max === undefined ? null : PgNumeric.parse(String(max)) };
 });
 
-/** The cohort of an exact value, as segmentCaseSql's CASE decides it (lower bound inclusive, upper exclusive). */
+/** The cohort of an exact value, as segmentCaseSql's CASE and sizeSegmentFor/pnlSegmentFor decide it, without big.js. */
 export function segmentOf(category: SegmentCategory, value: PgNumeric): number {
   for (const s of SEGMENT_BOUNDS) {
     if (s.category !== category) continue;

@@ -33,6 +33,13 @@ const SEGMENT_KEYS = 17; // cohort ids are 1 to 16
 const ageOf = (openTimeMs: number, [day, week, month]: AgeCutoffs): number => (openTimeMs >= day ? 0 : openTimeMs >= week ? 1 : openTimeMs >= month ? 2 : 3);
 const isNear = (p: OpenPositionModel): boolean => p.liquidationProgress !== null && p.liquidationProgress.cmp(NEAR) >= 0;
 
+/** The map's entry for `key`, made first if absent. */
+function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
+}
+
 /** Sums of positions: count, value, funding, unrealized PnL, size, value near liquidation, and the long side's. */
 class PositionSums {
   count = 0;
@@ -98,11 +105,7 @@ interface Trader {
 export function snapshotRows(model: StateModel, cutoffs: AgeCutoffs): SnapshotRows {
   const coins: string[] = [];
   const coinIndex = new Map<string, number>();
-  const indexOf = (coin: string): number => {
-    let i = coinIndex.get(coin);
-    if (i === undefined) coinIndex.set(coin, (i = coins.push(coin) - 1));
-    return i;
-  };
+  const indexOf = (coin: string): number => entry(coinIndex, coin, () => coins.push(coin) - 1);
   // Keyed by ((((coin * 17 + size cohort) * 17 + pnl cohort) * 2 + long) * 4 + age).
   const buckets = new Map<number, PositionSums>();
   const sizes = new Map<number, PositionSums>(); // coin * 17 + size cohort of the position's value
@@ -116,21 +119,15 @@ export function snapshotRows(model: StateModel, cutoffs: AgeCutoffs): SnapshotRo
     market.add(p);
     if (!p.long) marketShort.add(p.value);
     if (p.unrealizedPnl.sign > 0) countInProfit++;
-    const sizeKey = coin * SEGMENT_KEYS + segmentOf('size', p.value);
-    let size = sizes.get(sizeKey);
-    if (!size) sizes.set(sizeKey, (size = new PositionSums()));
-    size.add(p);
+    entry(sizes, coin * SEGMENT_KEYS + segmentOf('size', p.value), () => new PositionSums()).add(p);
 
     // The cohorts and their summaries count only positions whose wallet has a row.
     const wallet = model.wallets.get(p.address);
     if (!wallet) continue;
     const key = (((coin * SEGMENT_KEYS + wallet.sizeSegmentId) * SEGMENT_KEYS + wallet.pnlSegmentId) * 2 + (p.long ? 1 : 0)) * 4 + ageOf(p.openTimeMs, cutoffs);
-    let bucket = buckets.get(key);
-    if (!bucket) buckets.set(key, (bucket = new PositionSums()));
-    bucket.add(p);
+    entry(buckets, key, () => new PositionSums()).add(p);
 
-    let trader = traders.get(p.address);
-    if (!trader) traders.set(p.address, (trader = { wallet, sums: new TraderSums(), upnl: new NumericSum(), newestOpenMs: p.openTimeMs }));
+    const trader = entry(traders, p.address, () => ({ wallet, sums: new TraderSums(), upnl: new NumericSum(), newestOpenMs: p.openTimeMs }));
     const t = trader.sums;
     t.positions++;
     t.value.add(p.value);
@@ -155,10 +152,7 @@ export function snapshotRows(model: StateModel, cutoffs: AgeCutoffs): SnapshotRo
     TIMEFRAMES.forEach(([, maxAge], timeframe) => {
       if (age > maxAge) return;
       for (const segment of [sizeSegment, pnlSegment]) {
-        const rowKey = (coin * 4 + timeframe) * SEGMENT_KEYS + segment;
-        let row = cohortRows.get(rowKey);
-        if (!row) cohortRows.set(rowKey, (row = new PositionSums()));
-        row.addSums(bucket);
+        entry(cohortRows, (coin * 4 + timeframe) * SEGMENT_KEYS + segment, () => new PositionSums()).addSums(bucket);
       }
     });
   }
@@ -171,9 +165,7 @@ export function snapshotRows(model: StateModel, cutoffs: AgeCutoffs): SnapshotRo
     sums.equity.add(wallet.perpEquity);
     const age = ageOf(newestOpenMs, cutoffs);
     for (const segment of [wallet.sizeSegmentId, wallet.pnlSegmentId]) {
-      let bucket = summaryBuckets.get(segment * 4 + age);
-      if (!bucket) summaryBuckets.set(segment * 4 + age, (bucket = new TraderSums()));
-      bucket.addSums(sums);
+      entry(summaryBuckets, segment * 4 + age, () => new TraderSums()).addSums(sums);
     }
   }
   const summaries: SnapshotRows['summaries'] = [];
