@@ -1,5 +1,5 @@
 import { SeededRandom } from '#exchange';
-import { pnlSegmentFor, sizeSegmentFor, type StoredWalletRow } from '#market';
+import { pnlSegmentFor, sizeSegmentFor } from '#market';
 import { decimal } from '../fills/node-fills.generator.js';
 
 /**
@@ -131,8 +131,27 @@ export interface PositionRow {
   updatedAtMs: number;
 }
 
-/** A `wallets` row: its figures as the state writer stores them, and when. */
-export interface WalletRow extends StoredWalletRow {
+/** A `wallets` row: its figures as the state writer stores them (the exact text of each decimal), and when. */
+export interface WalletRow {
+  address: string;
+  perpEquity: string;
+  spotEquity: string;
+  stakedEquity: string;
+  totalEquity: string;
+  perpPnl: string;
+  sizeSegmentId: number;
+  pnlSegmentId: number;
+  openValue: string;
+  longValue: string;
+  shortValue: string;
+  sumUpnl: string;
+  exposureRatio: string | null;
+  perpBias: string | null;
+  closestLiqCoin: string | null;
+  closestLiqProgress: string | null;
+  countOpenPositions: number;
+  spotHype: string;
+  stakedHype: string;
   earliestActivityMs: number;
   stateTimeMs: number;
 }

@@ -65,7 +65,6 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
         overlapStateUpdates: true,
         overlapReading: true,
         deferLatestOnlyTables: true,
-        stateInMemory: true,
         stateGroup: CATCH_UP_STATE_GROUP,
       },
       Date.now(),

@@ -8,7 +8,6 @@ export * from './ingest/node-directory.ingestion.js';
 export * from './ingest/simulated-exchange.ingestion.js';
 export * from './ingest/catch-up-vacuum.js';
 export * from './state/market-state.writer.js';
-export type { WalletRow as StoredWalletRow } from './state/memory/state-model.js';
 export * from './state/info-state.updates.js';
 export * from './projections/index.js';
 export * from './orders/index.js';

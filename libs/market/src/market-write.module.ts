@@ -31,8 +31,6 @@ import { ProjectionInputsRepository } from './projections/projection-inputs.repo
 import { InfoStateUpdates } from './state/info-state.updates.js';
 import { KnownWalletsRepository } from './state/known-wallets.repository.js';
 import { MarketStateWriter } from './state/market-state.writer.js';
-import { InMemoryStateDerivation } from './state/memory/in-memory-state.derivation.js';
-import { StateModelRepository } from './state/memory/state-model.repository.js';
 import { PositionsStateRepository } from './state/positions-state.repository.js';
 import { StateSnapshotsRepository } from './state/state-snapshots.repository.js';
 import { StateStagingRepository } from './state/state-staging.repository.js';
@@ -55,7 +53,6 @@ const REPOSITORIES = [
   PositionsStateRepository,
   StateSnapshotsRepository,
   StateUpdatesRepository,
-  StateModelRepository,
   KnownWalletsRepository,
   ProjectionCheckpointRepository,
   ProjectionInputsRepository,
@@ -71,7 +68,6 @@ const WRITERS = [
   OpenOrdersWriter,
   BookedOrderKeys,
   MarketStateWriter,
-  InMemoryStateDerivation,
   FillProjector,
   NodeDirectoryIngestion,
   SimulatedExchangeIngestion,

@@ -8,4 +8,3 @@ export * from './json-text.js';
 export * from './json-page.js';
 export * from './sql-array.js';
 export * from './copy-first-insert.js';
-export * from './pg-numeric.js';

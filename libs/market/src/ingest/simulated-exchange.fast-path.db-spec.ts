@@ -102,14 +102,14 @@ afterAll(async () => {
 });
 
 describe('the simulated first start, fast path against slow path', () => {
-  it('stores the same rows in every table whether chunks are made ahead on a worker, each read while the one before is stored, with state updates derived in memory, applied in groups of three overlapping the next chunk and leaving the latest-only tables to the last, projected along from the fills kept in memory, or one by one here in SQL and projected at the end from Postgres', async () => {
+  it('stores the same rows in every table whether chunks are made ahead on a worker, each read while the one before is stored, with state updates applied in groups of three overlapping the next chunk and leaving the latest-only tables to the last, projected along from the fills kept in memory, or one by one here and projected at the end from Postgres', async () => {
     const { tables: slow, states, rankingsWritten: slowRankings, keptWindows: slowKept } = await run({});
     expect(slow['fills']!.length).toBeGreaterThan(1_000);
     expect([states, slow['state_updates']!.length, slowRankings, slowKept]).toEqual([8, 8, 8, 0]);
     expect(slow['open_order_snapshots']!.length).toBeGreaterThan(20);
     // Every update is reported, the last one by the call after the last chunk.
     const fast = await run(
-      { engine: (settings) => new WorkerSimulatorEngine(settings, WORKER_URL), readAhead: CATCH_UP_READ_AHEAD, overlapStateUpdates: true, overlapReading: true, deferLatestOnlyTables: true, stateInMemory: true, stateGroup: 3 },
+      { engine: (settings) => new WorkerSimulatorEngine(settings, WORKER_URL), readAhead: CATCH_UP_READ_AHEAD, overlapStateUpdates: true, overlapReading: true, deferLatestOnlyTables: true, stateGroup: 3 },
       true,
     );
     // Only the last update, which no planned boundary follows, wrote the rankings; every projection window

@@ -134,12 +134,12 @@ describe('SimulatedExchangeIngestion', () => {
     expect(await dumpDerived()).toEqual(uninterrupted);
   });
 
-  it('with state updates derived in memory and held for groups, a stop applies those held and a new process continues as an uninterrupted run', async () => {
+  it('with state updates held for groups, a stop applies those held and a new process continues as an uninterrupted run', async () => {
     await runUninterrupted();
     const uninterrupted = await dumpDerived();
 
     await resetDatabase(config.DATABASE_URL);
-    const opts: SimulationOptions = { ...(await options()), stateInMemory: true, stateGroup: 4, deferLatestOnlyTables: true };
+    const opts: SimulationOptions = { ...(await options()), stateGroup: 4, deferLatestOnlyTables: true };
     const first = await ingestion();
     await first.open(opts, NOW);
     // Six chunks towards NOW, each ending on a boundary: the first four updates applied as a group, the next

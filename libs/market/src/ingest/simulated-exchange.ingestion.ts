@@ -19,7 +19,7 @@ const HOUR_MS = 3_600_000;
 const BLOCKS_PER_STREAM_PER_BATCH = 2_000;
 /** Chunks a simulator on a worker thread makes ahead of storing while catching up (the runner's setting). */
 export const CATCH_UP_READ_AHEAD = 4;
-/** State updates a catch-up applies in one transaction, derived in memory (the runner's setting): two hours of them. */
+/** State updates a catch-up applies in one transaction (the runner's setting): two hours of them. */
 export const CATCH_UP_STATE_GROUP = 8;
 
 export interface SimulationOptions {
@@ -56,14 +56,8 @@ export interface SimulationOptions {
    */
   deferLatestOnlyTables?: boolean;
   /**
-   * Derives each state update in memory from the previous one's wallets and positions (MarketStateWriter's
-   * `inMemory`): the same rows as the set-based SQL, written in a few statements.
-   */
-  stateInMemory?: boolean;
-  /**
    * Up to this many boundaries' updates that later planned boundaries follow are applied together, in one
-   * transaction (MarketStateWriter.applyGroup); derived in memory, the wallets and positions are written
-   * once for them all. Until a group is applied its updates are held here; the last boundary planned, and
+   * transaction (MarketStateWriter.applyGroup), one commit for them all. Until a group is applied its updates are held here; the last boundary planned, and
    * every live one, is applied at once, and a stop applies what is held. A failure or a crash loses the
    * group in progress, as it lost the update in progress before (1, the default: each update on its own).
    */
@@ -180,7 +174,7 @@ export class SimulatedExchangeIngestion {
         const group = this.group.splice(0);
         // Updates apply in height order: the ones before must have committed before the next start.
         chunk.states = [...chunk.states, ...(await this.applied(true))];
-        const applying = this.stateWriter.applyGroup(group, { laterUpdateFollows, inMemory: options.stateInMemory === true });
+        const applying = this.stateWriter.applyGroup(group, { laterUpdateFollows });
         if (options.overlapStateUpdates) {
           const entry = { updates: applying, ended: false };
           // Awaited by a later call; a failure meanwhile must not count as unhandled.
@@ -238,7 +232,7 @@ export class SimulatedExchangeIngestion {
   private async applyHeld(): Promise<StateUpdateResult[]> {
     const group = this.group.splice(0);
     if (group.length === 0) return [];
-    return this.stateWriter.applyGroup(group, { inMemory: this.options?.stateInMemory === true });
+    return this.stateWriter.applyGroup(group);
   }
 
   /**

@@ -51,15 +51,8 @@ afterAll(async () => {
   await dataSource?.destroy();
 });
 
-/**
- * Every case runs through both derivations of an update: set-based SQL over the staged state, and the
- * one in the writer's memory that the simulated exchange uses. They must write the same rows.
- */
-describe.each([
-  ['in set-based SQL', false],
-  ['in memory', true],
-])('an update derived %s', (_, inMemory) => {
-  const apply = (target: MarketStateWriter, update: ExchangeState, options: ApplyStateOptions = {}) => target.apply(update, { ...options, inMemory });
+describe('a state update', () => {
+  const apply = (target: MarketStateWriter, update: ExchangeState, options: ApplyStateOptions = {}) => target.apply(update, options);
 
   describe('cohort assignment', () => {
     // the API contract's table, lower bound inclusive and upper exclusive: exactly 250 is a Fish, exactly -10000 is Exit Liquidity.

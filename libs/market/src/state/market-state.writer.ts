@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isoTime, ReadVersionsRepository, WriterSteps, type SqlRunner } from '#database';
 import type { ExchangeState, PositionStateRecord } from '#exchange';
-import { InMemoryStateDerivation, type Timed } from './memory/in-memory-state.derivation.js';
 import { PositionsStateRepository } from './positions-state.repository.js';
 import { StateSnapshotsRepository } from './state-snapshots.repository.js';
 import { StateStagingRepository } from './state-staging.repository.js';
@@ -36,14 +35,10 @@ export interface ApplyStateOptions {
    * gives its time).
    */
   laterUpdateFollows?: boolean;
-  /**
-   * Derive the update in the ingestor's memory from the previous one's wallets and positions
-   * (InMemoryStateDerivation) instead of in set-based SQL over the staged update: the same rows, a few
-   * statements. For a source whose whole state is a few thousand positions (the simulator); the SQL
-   * derivation is the one that scales to an exchange's hundreds of thousands.
-   */
-  inMemory?: boolean;
 }
+
+/** The writer's step timer: runs `work` and adds its milliseconds to the step's. */
+type Timed = <T>(step: string, work: () => Promise<T>) => Promise<T>;
 
 /** What the registered steps and after-commit hooks of MarketStateWriter see of an applied update. */
 export interface AppliedStateUpdate {
@@ -57,10 +52,8 @@ export interface AppliedStateUpdate {
  * Applies exchange state updates, one or a group in one transaction: wallets with their cohorts, open and
  * closed positions, cohort snapshots and summaries, market snapshots, equity and holder history, and the
  * state-status record. Updates apply in height order; an old or repeated one changes nothing.
- * Two derivations write the same rows: set-based SQL over the staged update (its cost a few statements
- * whatever the number of wallets: the exchange's hundreds of thousands), and the one in the ingestor's
- * memory (`inMemory`, InMemoryStateDerivation) for a source whose whole state is a few thousand positions,
- * the simulator, whose catch-up writes a group's wallets and positions once.
+ * Every update is derived in set-based SQL over the staged state: its cost is a few statements whatever
+ * the number of wallets, which is what lets one update cover an exchange's hundreds of thousands.
  *
  * Work of other features that must commit with an update (the alerts' `state_updated` outbox rows)
  * registers itself in `steps`; they run, as the after-commit hooks, only for an update that was applied.
@@ -77,7 +70,6 @@ export class MarketStateWriter {
     private readonly snapshots: StateSnapshotsRepository,
     private readonly updates: StateUpdatesRepository,
     private readonly readVersions: ReadVersionsRepository,
-    private readonly memory: InMemoryStateDerivation,
   ) {}
 
   async apply(state: ExchangeState, options: ApplyStateOptions = {}): Promise<StateUpdateResult> {
@@ -86,13 +78,12 @@ export class MarketStateWriter {
 
   /**
    * Several updates, in height order, in one transaction: each is applied as `apply` would, and `options`
-   * apply to the group (a later update follows its last, or not). Derived in memory, what they change of
-   * the wallets and positions is written once, as the last left them; a catch-up applies its updates so.
-   * An update at or below the newest applied height is skipped (its result says not applied).
+   * apply to the group (a later update follows its last, or not): a catch-up applies its updates so, one
+   * commit for several. An update at or below the newest applied height is skipped (its result says not applied).
    */
   async applyGroup(
     states: readonly ExchangeState[],
-    { processedAt = new Date(), laterUpdateFollows = false, inMemory = false }: ApplyStateOptions = {},
+    { processedAt = new Date(), laterUpdateFollows = false }: ApplyStateOptions = {},
   ): Promise<StateUpdateResult[]> {
     const updates = states.map((state) => ({ state, staged: validate(state), stateTime: isoTime(state.timeMs) }));
     for (let i = 1; i < states.length; i++) {
@@ -122,24 +113,15 @@ export class MarketStateWriter {
     };
     const newest = updates[updates.length - 1]!;
     await this.updates.noteSeen(this.dataSource, newest.state.height, newest.stateTime);
-    let applied: AppliedStateUpdate[] = [];
-    try {
-      applied = await this.dataSource.transaction(async (q): Promise<AppliedStateUpdate[]> => {
+    const applied = await this.dataSource.transaction(async (q): Promise<AppliedStateUpdate[]> => {
         const latest = await this.updates.lockLatest(q);
         const fresh = updates.map((u, i) => ({ ...u, result: results[i]! })).filter((u) => latest === null || u.state.height > latest);
         if (fresh.length === 0) return [];
-        if (inMemory) {
-          const counts = await this.memory.applyGroup(q, fresh, latest, timed);
-          fresh.forEach((u, i) => Object.assign(u.result, counts[i]));
-        } else {
-          for (const [i, u] of fresh.entries()) {
-            // The staging tables empty at commit: within one transaction the next update empties them itself.
-            if (i > 0) await this.staging.clear(q);
-            await this.deriveInSql(q, u.state, u.staged, u.stateTime, u.result, timed);
-          }
+        for (const [i, u] of fresh.entries()) {
+          // The staging tables empty at commit: within one transaction the next update empties them itself.
+          if (i > 0) await this.staging.clear(q);
+          await this.deriveInSql(q, u.state, u.staged, u.stateTime, u.result, timed);
         }
-        // Derived in memory, nothing of the updates reads the tables back; the readers of the tables still plan on their statistics.
-        if (inMemory && largeChange(fresh.map((u) => u.result), newest.staged.length)) await timed('analyze', () => this.positions.analyze(q));
         const last = fresh[fresh.length - 1]!;
         if (!laterUpdateFollows) {
           await timed('wallet rankings', () => this.wallets.writeRankings(q, last.stateTime));
@@ -159,11 +141,6 @@ export class MarketStateWriter {
         await this.readVersions.bump(q, 'state');
         return done;
       });
-    } catch (error) {
-      if (inMemory) this.memory.discard();
-      throw error;
-    }
-    if (inMemory && applied.length > 0) this.memory.committed();
     for (const update of applied) await this.steps.runAfterCommit(update);
     return results;
   }
@@ -189,7 +166,7 @@ export class MarketStateWriter {
     result.closedPositions = await timed('close', () => this.positions.closeGone(q, stateTime));
     await timed('update', () => this.positions.updateOpen(q, stateTime));
     result.openedPositions = await timed('open', () => this.positions.openNew(q, stateTime));
-    if (largeChange([result], stagedPositions.length)) await timed('analyze', () => this.positions.analyze(q));
+    if (largeChange(result, stagedPositions.length)) await timed('analyze', () => this.positions.analyze(q));
     result.cohortSnapshotRows = await timed('snapshots', async () => {
       const cohortRows = await this.snapshots.openPositions(q, stateTime, stagedPositions.length);
       await this.snapshots.walletsEquity(q, stateTime);
@@ -203,9 +180,8 @@ export class MarketStateWriter {
  * reading the tables next would plan for a nearly empty table. A quarter of the rows new: the estimates
  * are off enough to matter; less is left to autovacuum.
  */
-function largeChange(results: readonly StateUpdateResult[], positions: number): boolean {
-  const added = results.reduce((sum, r) => sum + r.openedPositions + r.newWallets, 0);
-  return added > Math.max(10_000, positions / 4);
+function largeChange(result: StateUpdateResult, positions: number): boolean {
+  return result.openedPositions + result.newWallets > Math.max(10_000, positions / 4);
 }
 
 /** Refuses a state that would write nonsense; a position of size 0 is no position and is dropped. */
