@@ -22,8 +22,18 @@ const common = {
 const config: Config = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,bench}/**/*.spec.ts'] },
-    { ...common, displayName: 'db', testMatch: ['<rootDir>/{apps,libs,bench}/**/*.db-spec.ts'], globalSetup: '<rootDir>/test/setup/global-setup.ts' },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'], globalSetup: '<rootDir>/test/setup/global-setup.ts' },
+    {
+      ...common,
+      displayName: 'db',
+      testMatch: ['<rootDir>/{apps,libs,bench}/**/*.db-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+    },
   ],
   reporters: ['default', '<rootDir>/test/setup/summary-reporter.cjs'],
   maxWorkers: 2,

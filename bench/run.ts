@@ -26,7 +26,8 @@ const BENCHMARKS: Record<string, () => Promise<{ name: string; table: Array<Reco
 };
 
 const wanted = process.argv.slice(2);
-for (const name of wanted) if (!BENCHMARKS[name]) throw new Error(`unknown benchmark "${name}"; known: ${Object.keys(BENCHMARKS).join(', ')}`);
+for (const name of wanted)
+  if (!BENCHMARKS[name]) throw new Error(`unknown benchmark "${name}"; known: ${Object.keys(BENCHMARKS).join(', ')}`);
 
 for (const name of wanted.length ? wanted : Object.keys(BENCHMARKS)) {
   console.log(`\n## ${name}`);

@@ -54,7 +54,10 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-export async function load(url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
+export async function load(
+  url: string,
+  options: { connections: number; seconds: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
   const result = await autocannon({ url, connections: options.connections, duration: options.seconds, headers: options.headers });
   return {
     requestsPerSecond: result.requests.average,
@@ -132,7 +135,9 @@ export async function benchConsumerToken(env: Record<string, string>, name: stri
   await resetRedisPrefix(config.REDIS_URL, config.REDIS_PREFIX);
   const app = await NestFactory.createApplicationContext(CliModule, { logger: false });
   try {
-    const { token } = await app.get(ConsumerService).create({ name, plan: 'tier4', rateLimitPerMinute: 1_000_000_000, usageLimit: 1_000_000_000_000 });
+    const { token } = await app
+      .get(ConsumerService)
+      .create({ name, plan: 'tier4', rateLimitPerMinute: 1_000_000_000, usageLimit: 1_000_000_000_000 });
     return token;
   } finally {
     await app.close();

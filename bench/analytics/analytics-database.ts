@@ -9,7 +9,15 @@ import { StateSnapshotsRepository } from '../../libs/market/src/state/state-snap
 import { recreateDatabase } from '../support.js';
 import { AnalyticsDataset, type AnalyticsSettings, DATASET_VERSION } from './analytics-dataset.js';
 import { FILL_COLUMNS, fillCopyChunks, type FillStats } from './analytics-fills.js';
-import { COHORT_COLUMNS, EQUITY_COLUMNS, type LatestSnapshots, MARKET_COLUMNS, SIZE_COLUMNS, SnapshotHistory, STATE_UPDATE_COLUMNS } from './analytics-history.js';
+import {
+  COHORT_COLUMNS,
+  EQUITY_COLUMNS,
+  type LatestSnapshots,
+  MARKET_COLUMNS,
+  SIZE_COLUMNS,
+  SnapshotHistory,
+  STATE_UPDATE_COLUMNS,
+} from './analytics-history.js';
 import { deferIndexes, schemaSnapshot } from './deferred-indexes.js';
 import { POSITION_COLUMNS, positionCopyChunks, WALLET_COLUMNS, walletCopyChunks } from './analytics-state-rows.js';
 
@@ -24,7 +32,9 @@ export interface DatasetInfo {
   rows: Record<string, number>;
 }
 
-export const sqlRunner = (client: pg.ClientBase): SqlRunner => ({ query: async (sql, params) => (await client.query(sql, params as unknown[])).rows });
+export const sqlRunner = (client: pg.ClientBase): SqlRunner => ({
+  query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
+});
 
 async function copyInto(client: pg.ClientBase, target: string, chunks: Iterable<string>): Promise<number> {
   const stream = client.query(copyFrom(`COPY ${target} FROM STDIN`));
@@ -42,7 +52,9 @@ async function loadedInfo(databaseUrl: string): Promise<DatasetInfo | null> {
     throw error;
   }
   try {
-    const { rows } = await client.query<{ comment: string | null }>(`SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = current_database()`);
+    const { rows } = await client.query<{ comment: string | null }>(
+      `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = current_database()`,
+    );
     const comment = rows[0]?.comment;
     return comment?.startsWith('{') ? (JSON.parse(comment) as DatasetInfo) : null;
   } finally {
@@ -55,7 +67,11 @@ async function loadedInfo(databaseUrl: string): Promise<DatasetInfo | null> {
  * settings is there (the database comment, written last, says so), else created empty, migrated and
  * loaded. Pending migrations of a reused database are applied, as the api would at start.
  */
-export async function ensureAnalyticsDataset(databaseUrl: string, settings: AnalyticsSettings, progress: (m: string) => void): Promise<DatasetInfo & { reused: boolean }> {
+export async function ensureAnalyticsDataset(
+  databaseUrl: string,
+  settings: AnalyticsSettings,
+  progress: (m: string) => void,
+): Promise<DatasetInfo & { reused: boolean }> {
   const found = await loadedInfo(databaseUrl);
   if (found && found.version === DATASET_VERSION && JSON.stringify(found.settings) === JSON.stringify(settings)) {
     progress(`reusing the dataset in ${new URL(databaseUrl).pathname.slice(1)} (loaded in ${found.loadSeconds.total} s)`);
@@ -90,7 +106,11 @@ async function loadDataset(databaseUrl: string, settings: AnalyticsSettings, pro
     await client.query(`SET maintenance_work_mem = '1GB'`);
     // The fills writer's own partitioning, one call for the months the history spans (it reads only each row's time).
     const months: FillRow[] = [];
-    for (let at = new Date(dataset.startMs); at.getTime() <= settings.endMs; at = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1))) {
+    for (
+      let at = new Date(dataset.startMs);
+      at.getTime() <= settings.endMs;
+      at = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1))
+    ) {
       months.push({ time: at.toISOString() } as FillRow);
     }
     await new FillsRepository().ensurePartitions(q, months);
@@ -98,21 +118,38 @@ async function loadDataset(databaseUrl: string, settings: AnalyticsSettings, pro
     const restoreIndexes = await deferIndexes(client, BULK_TABLES);
 
     const stats: FillStats = { fills: 0, liquidationFills: 0, lastPrices: new Map() };
-    await step('fills (COPY)', () => copyInto(client, `fills (${FILL_COLUMNS})`, reporting(fillCopyChunks(dataset, stats), () => stats.fills, settings.fills, 'fills', progress)));
+    await step('fills (COPY)', () =>
+      copyInto(
+        client,
+        `fills (${FILL_COLUMNS})`,
+        reporting(fillCopyChunks(dataset, stats), () => stats.fills, settings.fills, 'fills', progress),
+      ),
+    );
     await step('wallets and positions (COPY)', async () => {
       await copyInto(client, `wallets (${WALLET_COLUMNS})`, walletCopyChunks(dataset));
       await copyInto(client, `positions (${POSITION_COLUMNS})`, positionCopyChunks(dataset));
       // The change points the writer keeps for a wallet first seen at the first update (holderChanges, pnlChanges):
       // a wallet's PnL and HYPE balances are the same all through the generated history, so there are no others.
       const firstUpdate = new Date(dataset.startMs).toISOString();
-      await client.query(`INSERT INTO holder_history (address, created_at, spot_amount, staked_amount) SELECT address, $1, spot_hype, staked_hype FROM wallets WHERE spot_hype <> 0 OR staked_hype <> 0`, [firstUpdate]);
-      await client.query(`INSERT INTO wallet_pnl_history (address, created_at, perp_pnl) SELECT address, $1, perp_pnl FROM wallets`, [firstUpdate]);
+      await client.query(
+        `INSERT INTO holder_history (address, created_at, spot_amount, staked_amount) SELECT address, $1, spot_hype, staked_hype FROM wallets WHERE spot_hype <> 0 OR staked_hype <> 0`,
+        [firstUpdate],
+      );
+      await client.query(`INSERT INTO wallet_pnl_history (address, created_at, perp_pnl) SELECT address, $1, perp_pnl FROM wallets`, [
+        firstUpdate,
+      ]);
       await client.query(
         `INSERT INTO market_prices (coin, px, time, block_number) SELECT * FROM unnest($1::text[], $2::numeric[], $3::timestamptz[], $4::bigint[])`,
-        [[...stats.lastPrices.keys()], [...stats.lastPrices.values()].map((p) => p.px), [...stats.lastPrices.values()].map((p) => new Date(p.timeMs).toISOString()), [...stats.lastPrices.values()].map((p) => p.blockNumber)],
+        [
+          [...stats.lastPrices.keys()],
+          [...stats.lastPrices.values()].map((p) => p.px),
+          [...stats.lastPrices.values()].map((p) => new Date(p.timeMs).toISOString()),
+          [...stats.lastPrices.values()].map((p) => p.blockNumber),
+        ],
       );
     });
-    const openPositions = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM positions WHERE close_time IS NULL`)).rows[0]!.n;
+    const openPositions = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM positions WHERE close_time IS NULL`)).rows[0]!
+      .n;
     await step('state updates and snapshots', async () => {
       const history = new SnapshotHistory(dataset);
       await copyInto(client, `state_updates (${STATE_UPDATE_COLUMNS})`, history.stateUpdates(openPositions));
@@ -134,13 +171,19 @@ async function loadDataset(databaseUrl: string, settings: AnalyticsSettings, pro
     await step('indexes', async () => {
       await restoreIndexes();
       const schema = await schemaSnapshot(client);
-      if (schema !== expectedSchema) throw new Error(`the schema after the load differs from the migrations':\n${diff(expectedSchema, schema)}`);
+      if (schema !== expectedSchema)
+        throw new Error(`the schema after the load differs from the migrations':\n${diff(expectedSchema, schema)}`);
     });
     await step('vacuum (analyze)', () => client.query('VACUUM (ANALYZE)'));
     // The load leaves gigabytes of dirty pages: written now, not by the checkpointer during the first measurements.
     await step('checkpoint', () => client.query('CHECKPOINT'));
     const rows = await rowCounts(client);
-    const info: DatasetInfo = { version: DATASET_VERSION, settings, loadSeconds: { ...loadSeconds, total: Number(((performance.now() - started) / 1000).toFixed(1)) }, rows };
+    const info: DatasetInfo = {
+      version: DATASET_VERSION,
+      settings,
+      loadSeconds: { ...loadSeconds, total: Number(((performance.now() - started) / 1000).toFixed(1)) },
+      rows,
+    };
     const name = new URL(databaseUrl).pathname.slice(1);
     await client.query(`COMMENT ON DATABASE "${name}" IS ${client.escapeLiteral(JSON.stringify(info))}`);
     progress(`dataset loaded in ${info.loadSeconds.total} s: ${JSON.stringify(rows)}`);
@@ -177,12 +220,16 @@ async function latestSnapshots(client: pg.ClientBase, stateTime: string): Promis
         `SELECT coin, size_segment_id::int AS size_segment_id, position_count, total_position_value::text, total_position_value_long::text, value_near_liquidation::text
          FROM position_size_snapshots WHERE created_at = $1 ORDER BY coin, size_segment_id`,
       ),
-      market: (await read<LatestSnapshots['market']>(
-        `SELECT count, count_long, count_in_profit, open_interest_long::text, open_interest_short::text, perp_equity::text FROM market_snapshots WHERE created_at = $1`,
-      ))[0]!,
-      equity: (await read<LatestSnapshots['equity']>(
-        `SELECT perp_wallets_equity::text, spot_wallets_equity::text, staking_wallets_equity::text FROM wallets_equity_history WHERE created_at = $1`,
-      ))[0]!,
+      market: (
+        await read<LatestSnapshots['market']>(
+          `SELECT count, count_long, count_in_profit, open_interest_long::text, open_interest_short::text, perp_equity::text FROM market_snapshots WHERE created_at = $1`,
+        )
+      )[0]!,
+      equity: (
+        await read<LatestSnapshots['equity']>(
+          `SELECT perp_wallets_equity::text, spot_wallets_equity::text, staking_wallets_equity::text FROM wallets_equity_history WHERE created_at = $1`,
+        )
+      )[0]!,
     };
   } finally {
     await client.query('ROLLBACK');
@@ -208,7 +255,13 @@ async function rowCounts(client: pg.ClientBase): Promise<Record<string, number>>
 }
 
 /** Progress of a COPY's source every tenth of `expected`. */
-function* reporting(chunks: Iterable<string>, done: () => number, expected: number, what: string, progress: (m: string) => void): Generator<string> {
+function* reporting(
+  chunks: Iterable<string>,
+  done: () => number,
+  expected: number,
+  what: string,
+  progress: (m: string) => void,
+): Generator<string> {
   const started = performance.now();
   let next = expected / 10;
   for (const chunk of chunks) {

@@ -8,7 +8,12 @@ import { POSITION_COLUMNS, positionCopyChunks, WALLET_COLUMNS, walletCopyChunks 
 
 const SETTINGS: AnalyticsSettings = { seed: 9, wallets: 400, positions: 1_000, fills: 12_000, days: 1, endMs: Date.UTC(2026, 10, 15) };
 
-const lines = (chunks: Iterable<string>): string[][] => [...chunks].join('').split('\n').filter((l) => l !== '').map((l) => l.split('\t'));
+const lines = (chunks: Iterable<string>): string[][] =>
+  [...chunks]
+    .join('')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => l.split('\t'));
 const newStats = (): FillStats => ({ fills: 0, liquidationFills: 0, lastPrices: new Map() });
 const sum = (values: string[]): Big => values.reduce((a, v) => a.plus(v), new Big(0));
 
@@ -49,7 +54,9 @@ describe('analytics dataset', () => {
         expect([w.exposureRatio, w.perpBias, w.closestLiqCoin]).toEqual([null, null, null]);
       } else {
         expect(w.exposureRatio).toBe(new Big(w.openValue).div(w.perpEquity).round(8, Big.roundHalfUp).toFixed(8));
-        const atRisk = open.filter((p) => p.liquidationProgress !== null).sort((a, b) => Number(b.liquidationProgress) - Number(a.liquidationProgress) || (a.coin < b.coin ? -1 : 1));
+        const atRisk = open
+          .filter((p) => p.liquidationProgress !== null)
+          .sort((a, b) => Number(b.liquidationProgress) - Number(a.liquidationProgress) || (a.coin < b.coin ? -1 : 1));
         expect(w.closestLiqCoin).toBe(atRisk[0]?.coin ?? null);
       }
     }
@@ -73,7 +80,9 @@ describe('analytics dataset', () => {
       }
       for (const p of history) {
         closed++;
-        expect(grid(p.closeTimeMs!) && p.openTimeMs < p.closeTimeMs! && p.createdAtMs < p.closeTimeMs! && p.updatedAtMs === p.closeTimeMs).toBe(true);
+        expect(
+          grid(p.closeTimeMs!) && p.openTimeMs < p.closeTimeMs! && p.createdAtMs < p.closeTimeMs! && p.updatedAtMs === p.closeTimeMs,
+        ).toBe(true);
         const reopened = open.find((o) => o.coin === p.coin);
         if (reopened) expect(p.closeTimeMs!).toBeLessThanOrEqual(reopened.openTimeMs);
       }

@@ -69,13 +69,46 @@ export interface CoinSpec {
 
 // [coin, mark price, size decimals]: real perps and HIP-3 markets, so names and price scales look like mainnet's.
 const COIN_TABLE: ReadonlyArray<readonly [string, number, number]> = [
-  ['BTC', 95_000, 5], ['ETH', 3_400, 4], ['SOL', 180, 2], ['HYPE', 38, 2], ['XRP', 2.3, 0], ['DOGE', 0.32, 0], ['SUI', 3.6, 1],
-  ['ENA', 0.85, 0], ['AVAX', 35, 2], ['LINK', 22, 1], ['BNB', 640, 3], ['LTC', 95, 2], ['ADA', 0.9, 0], ['TRX', 0.25, 0],
-  ['WIF', 1.9, 0], ['kPEPE', 0.018, 0], ['FARTCOIN', 1.2, 1], ['PUMP', 0.006, 0], ['AAVE', 310, 2], ['TAO', 420, 3],
-  ['ARB', 0.75, 1], ['OP', 1.8, 1], ['APT', 9.5, 2], ['NEAR', 5.2, 1], ['TIA', 4.8, 1], ['SEI', 0.45, 0], ['INJ', 22, 1],
-  ['JUP', 0.9, 0], ['ONDO', 1.3, 0], ['WLD', 2.1, 1], ['PENGU', 0.03, 0], ['kBONK', 0.025, 0], ['TRUMP', 14, 1],
-  ['VIRTUAL', 1.6, 1], ['xyz:TSLA', 420, 3], ['xyz:NVDA', 180, 2], ['xyz:GOLD', 2_650, 4], ['flx:OIL', 72, 2],
-  ['km:US500', 6_000, 4], ['cash:USA500', 6_000, 4],
+  ['BTC', 95_000, 5],
+  ['ETH', 3_400, 4],
+  ['SOL', 180, 2],
+  ['HYPE', 38, 2],
+  ['XRP', 2.3, 0],
+  ['DOGE', 0.32, 0],
+  ['SUI', 3.6, 1],
+  ['ENA', 0.85, 0],
+  ['AVAX', 35, 2],
+  ['LINK', 22, 1],
+  ['BNB', 640, 3],
+  ['LTC', 95, 2],
+  ['ADA', 0.9, 0],
+  ['TRX', 0.25, 0],
+  ['WIF', 1.9, 0],
+  ['kPEPE', 0.018, 0],
+  ['FARTCOIN', 1.2, 1],
+  ['PUMP', 0.006, 0],
+  ['AAVE', 310, 2],
+  ['TAO', 420, 3],
+  ['ARB', 0.75, 1],
+  ['OP', 1.8, 1],
+  ['APT', 9.5, 2],
+  ['NEAR', 5.2, 1],
+  ['TIA', 4.8, 1],
+  ['SEI', 0.45, 0],
+  ['INJ', 22, 1],
+  ['JUP', 0.9, 0],
+  ['ONDO', 1.3, 0],
+  ['WLD', 2.1, 1],
+  ['PENGU', 0.03, 0],
+  ['kBONK', 0.025, 0],
+  ['TRUMP', 14, 1],
+  ['VIRTUAL', 1.6, 1],
+  ['xyz:TSLA', 420, 3],
+  ['xyz:NVDA', 180, 2],
+  ['xyz:GOLD', 2_650, 4],
+  ['flx:OIL', 72, 2],
+  ['km:US500', 6_000, 4],
+  ['cash:USA500', 6_000, 4],
 ];
 /** Share of the open positions held in BTC, ETH, SOL and HYPE; the other markets share the rest by rank. */
 const LEADING_SHARES = [0.22, 0.15, 0.07, 0.06];
@@ -90,7 +123,9 @@ export function coinSpecs(settings: AnalyticsSettings): CoinSpec[] {
   const rest = 1 - LEADING_SHARES.reduce((a, b) => a + b, 0);
   const tail = COIN_TABLE.slice(LEADING_SHARES.length).map((_, j) => 1 / (j + 3));
   const tailSum = tail.reduce((a, b) => a + b, 0);
-  const shares = COIN_TABLE.map((_, i) => (i < LEADING_SHARES.length ? LEADING_SHARES[i]! : (rest * tail[i - LEADING_SHARES.length]!) / tailSum));
+  const shares = COIN_TABLE.map((_, i) =>
+    i < LEADING_SHARES.length ? LEADING_SHARES[i]! : (rest * tail[i - LEADING_SHARES.length]!) / tailSum,
+  );
   // Whole counts that add up to the setting (the remainder to BTC); a wallet holds a coin once, so no
   // coin can have more positions than there are wallets.
   const counts = shares.map((s) => Math.min(settings.wallets, Math.floor(s * settings.positions)));
@@ -173,18 +208,31 @@ interface Figures {
 
 // Perp equity (USD) by size cohort: [low, high, share of wallets]; most wallets are small.
 const EQUITY_RANGES = [
-  [1, 250, 0.3], [250, 10_000, 0.45], [10_000, 50_000, 0.13], [50_000, 100_000, 0.045], [100_000, 500_000, 0.05],
-  [500_000, 1_000_000, 0.012], [1_000_000, 5_000_000, 0.01], [5_000_000, 60_000_000, 0.003],
+  [1, 250, 0.3],
+  [250, 10_000, 0.45],
+  [10_000, 50_000, 0.13],
+  [50_000, 100_000, 0.045],
+  [100_000, 500_000, 0.05],
+  [500_000, 1_000_000, 0.012],
+  [1_000_000, 5_000_000, 0.01],
+  [5_000_000, 60_000_000, 0.003],
 ] as const;
 // All-time perp PnL (USD) by pnl cohort.
 const PNL_RANGES = [
-  [-20_000_000, -1_000_000, 0.003], [-1_000_000, -100_000, 0.02], [-100_000, -10_000, 0.08], [-10_000, 0, 0.4],
-  [0, 10_000, 0.4], [10_000, 100_000, 0.07], [100_000, 1_000_000, 0.022], [1_000_000, 30_000_000, 0.005],
+  [-20_000_000, -1_000_000, 0.003],
+  [-1_000_000, -100_000, 0.02],
+  [-100_000, -10_000, 0.08],
+  [-10_000, 0, 0.4],
+  [0, 10_000, 0.4],
+  [10_000, 100_000, 0.07],
+  [100_000, 1_000_000, 0.022],
+  [1_000_000, 30_000_000, 0.005],
 ] as const;
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 /** A 32-bit seed of its own for each (seed, wallet, stream), so wallets can be rebuilt one at a time in any order. */
-const streamSeed = (seed: number, wallet: number, stream: number): number => (Math.imul(seed, 0x85ebca6b) ^ Math.imul(wallet + 1, 0xc2b2ae35) ^ Math.imul(stream + 1, 0x27d4eb2f)) >>> 0;
+const streamSeed = (seed: number, wallet: number, stream: number): number =>
+  (Math.imul(seed, 0x85ebca6b) ^ Math.imul(wallet + 1, 0xc2b2ae35) ^ Math.imul(stream + 1, 0x27d4eb2f)) >>> 0;
 
 /** Exact decimal text of a bigint count of 10^-scale units. */
 export function bigDecimal(units: bigint, scale: number): string {
@@ -274,7 +322,11 @@ export class AnalyticsDataset {
       openValue += p.valueMicros;
       if (p.row.side === 'long') longValue += p.valueMicros;
       upnl += p.upnlMicros;
-      if (p.progress !== null && (closest === null || p.progress > closest.progress! || (p.progress === closest.progress && p.row.coin < closest.row.coin))) closest = p;
+      if (
+        p.progress !== null &&
+        (closest === null || p.progress > closest.progress! || (p.progress === closest.progress && p.row.coin < closest.row.coin))
+      )
+        closest = p;
     }
     const shortValue = openValue - longValue;
     // Spot and staked HYPE are valued at the update's HYPE price: scale 8 + the price's decimals.
@@ -313,7 +365,8 @@ export class AnalyticsDataset {
   private openTime(random: SeededRandom): number {
     const r = random.next();
     if (r >= 0.75) return this.startMs;
-    const age = r < 0.15 ? random.between(0, DAY_MS) : r < 0.45 ? random.between(DAY_MS, 7 * DAY_MS) : random.between(7 * DAY_MS, 30 * DAY_MS);
+    const age =
+      r < 0.15 ? random.between(0, DAY_MS) : r < 0.45 ? random.between(DAY_MS, 7 * DAY_MS) : random.between(7 * DAY_MS, 30 * DAY_MS);
     return Math.max(this.startMs, this.settings.endMs - Math.floor(age));
   }
 
@@ -335,7 +388,9 @@ export class AnalyticsDataset {
       const updatesBefore = Math.floor((bound - this.startMs) / STATE_INTERVAL_MS);
       if (updatesBefore < 2) continue;
       const closeMs = this.updateTime(random.int(1, updatesBefore));
-      const openMs = random.chance(0.2) ? this.startMs : this.startMs + Math.floor(random.next() * (closeMs - STATE_INTERVAL_MS - this.startMs));
+      const openMs = random.chance(0.2)
+        ? this.startMs
+        : this.startMs + Math.floor(random.next() * (closeMs - STATE_INTERVAL_MS - this.startMs));
       const markTicks = Math.max(1, Math.round(coin.markTicks * random.between(0.9, 1.1)));
       rows.push(this.position(random, address, coin, perPosition, markTicks, openMs, closeMs).row);
     }
@@ -347,7 +402,15 @@ export class AnalyticsDataset {
    * profit and the losing half spread over the way to liquidation (more of them near entry); a fifth
    * have no liquidation price (cross margin the account covers).
    */
-  private position(random: SeededRandom, address: string, c: CoinSpec, usd: number, markTicks: number, openMs: number, closeMs: number | null): Figures {
+  private position(
+    random: SeededRandom,
+    address: string,
+    c: CoinSpec,
+    usd: number,
+    markTicks: number,
+    openMs: number,
+    closeMs: number | null,
+  ): Figures {
     const long = random.chance(0.55);
     const leverage = random.int(1, 25);
     const reach = 0.9 / leverage;

@@ -89,7 +89,12 @@ export function analyticsEndpoints(dataset: AnalyticsDataset, inputs: QueryInput
       part: 1,
       sql: (q, i) => fills.list(q, { coin: 'BTC', ...windows[i % windows.length]!, limit: LIQUIDATION_FILLS_DEFAULT_LIMIT }),
     },
-    { name: 'fills/liquidation?address', paths: inputs.liquidationAddresses.map((a) => `${API}/fills/liquidation?address=${a}`), list: true, part: 1 },
+    {
+      name: 'fills/liquidation?address',
+      paths: inputs.liquidationAddresses.map((a) => `${API}/fills/liquidation?address=${a}`),
+      list: true,
+      part: 1,
+    },
     {
       name: '{segmentId}/assets/liquidation-risk',
       paths: segments.map((s) => `${API}/${s.id}/assets/liquidation-risk`),
@@ -119,14 +124,43 @@ export function analyticsEndpoints(dataset: AnalyticsDataset, inputs: QueryInput
       part: 1,
       sql: (q, i) => {
         const end = Date.now();
-        return positions.page(q, { start: end - POSITIONS_DEFAULT_WINDOW_MS, end, addresses: [inputs.positionWallets[i % inputs.positionWallets.length]!], limit: POSITIONS_DEFAULT_LIMIT });
+        return positions.page(q, {
+          start: end - POSITIONS_DEFAULT_WINDOW_MS,
+          end,
+          addresses: [inputs.positionWallets[i % inputs.positionWallets.length]!],
+          limit: POSITIONS_DEFAULT_LIMIT,
+        });
       },
     },
     { name: 'coin/BTC/open-positions/history', paths: [`${API}/coin/BTC/open-positions/history`], list: true, part: 1 },
-    { name: `exports/coins/${bigCoin}/liquidation-heatmap (built)`, paths: [`${API}/exports/coins/${bigCoin}/liquidation-heatmap`], list: false, redirects: true, part: 1 },
-    { name: 'exports/total-wallets-equity-chart-data (built)', paths: [`${API}/exports/total-wallets-equity-chart-data`], list: false, redirects: true, part: 1 },
-    { name: `exports/coins/${bigCoin}/position-breakdown-by-size (built)`, paths: [`${API}/exports/coins/${bigCoin}/position-breakdown-by-size`], list: false, redirects: true, part: 1 },
-    { name: `positions/open/coin/${bigCoin} (built)`, paths: [`${API}/positions/open/coin/${bigCoin}`], list: false, redirects: true, part: 1 },
+    {
+      name: `exports/coins/${bigCoin}/liquidation-heatmap (built)`,
+      paths: [`${API}/exports/coins/${bigCoin}/liquidation-heatmap`],
+      list: false,
+      redirects: true,
+      part: 1,
+    },
+    {
+      name: 'exports/total-wallets-equity-chart-data (built)',
+      paths: [`${API}/exports/total-wallets-equity-chart-data`],
+      list: false,
+      redirects: true,
+      part: 1,
+    },
+    {
+      name: `exports/coins/${bigCoin}/position-breakdown-by-size (built)`,
+      paths: [`${API}/exports/coins/${bigCoin}/position-breakdown-by-size`],
+      list: false,
+      redirects: true,
+      part: 1,
+    },
+    {
+      name: `positions/open/coin/${bigCoin} (built)`,
+      paths: [`${API}/positions/open/coin/${bigCoin}`],
+      list: false,
+      redirects: true,
+      part: 1,
+    },
     ...part2Endpoints(dataset, inputs),
   ];
 }
@@ -161,13 +195,21 @@ function part2Endpoints(dataset: AnalyticsDataset, inputs: QueryInputs): Endpoin
   const week = { startTime: dataset.settings.endMs - 7 * DAY_MS, endTime: dataset.settings.endMs };
   // The builder profile's own statements: the service itself, on a data source whose transactions are this client's.
   const profileOn = (q: SqlRunner) =>
-    new BuildersService({ transaction: (isolation: string, work: (q: SqlRunner) => Promise<unknown>) => inTransaction(q, isolation, work) } as unknown as DataSource, new BuildersQueries());
+    new BuildersService(
+      {
+        transaction: (isolation: string, work: (q: SqlRunner) => Promise<unknown>) => inTransaction(q, isolation, work),
+      } as unknown as DataSource,
+      new BuildersQueries(),
+    );
   const wallets: Endpoint[] = WALLET_ORDER_FIELDS.map((field) => ({
     name: `wallets?orderBy=${field}`,
     paths: [`${API}/wallets?orderBy=${field}`],
     list: true,
     part: 2,
-    sql: (q) => inTransaction(q, 'REPEATABLE READ', (t) => walletsQueries.page(t, { orderBy: field, descending: true, offset: 0, limit: WALLETS_DEFAULT_LIMIT })),
+    sql: (q) =>
+      inTransaction(q, 'REPEATABLE READ', (t) =>
+        walletsQueries.page(t, { orderBy: field, descending: true, offset: 0, limit: WALLETS_DEFAULT_LIMIT }),
+      ),
   }));
   const snapshotPage = async (q: SqlRunner, ms: number | null) => {
     const at = ms ?? Date.parse((await orders.latestSnapshot(q))!.snapshotTs);
@@ -176,14 +218,27 @@ function part2Endpoints(dataset: AnalyticsDataset, inputs: QueryInputs): Endpoin
   const oldest = inputs.oldestSnapshotMs ?? 0;
   return [
     ...wallets,
-    { name: 'orders/5m-snapshots/latest', paths: [`${API}/orders/5m-snapshots/latest`], list: true, part: 2, sql: (q) => snapshotPage(q, null) },
-    { name: 'orders/5m-snapshots/{30 days back}', paths: [`${API}/orders/5m-snapshots/${iso(oldest)}`], list: true, part: 2, sql: (q) => snapshotPage(q, oldest) },
+    {
+      name: 'orders/5m-snapshots/latest',
+      paths: [`${API}/orders/5m-snapshots/latest`],
+      list: true,
+      part: 2,
+      sql: (q) => snapshotPage(q, null),
+    },
+    {
+      name: 'orders/5m-snapshots/{30 days back}',
+      paths: [`${API}/orders/5m-snapshots/${iso(oldest)}`],
+      list: true,
+      part: 2,
+      sql: (q) => snapshotPage(q, oldest),
+    },
     {
       name: 'closed-trades?address (last 7 days of the history)',
       paths: tradeWallets.map((a) => `${API}/closed-trades?address=${a}&startTime=${iso(week.startTime)}&endTime=${iso(week.endTime)}`),
       list: true,
       part: 2,
-      sql: (q, i) => trades.listByAddress(q, { address: tradeWallets[i % tradeWallets.length]!, ...week, limit: CLOSED_TRADES_DEFAULT_LIMIT }),
+      sql: (q, i) =>
+        trades.listByAddress(q, { address: tradeWallets[i % tradeWallets.length]!, ...week, limit: CLOSED_TRADES_DEFAULT_LIMIT }),
     },
     {
       name: 'closed-trades/summary?interval=all',
@@ -200,13 +255,24 @@ function part2Endpoints(dataset: AnalyticsDataset, inputs: QueryInputs): Endpoin
       sql: (q, i) => {
         const field = PNL_FIELDS[i % PNL_FIELDS.length]!;
         return inTransaction(q, 'REPEATABLE READ', async (t) => ({
-          page: await leaderboards.page(t, { orderBy: field, descending: true, rankBy: field, offset: 0, limit: LEADERBOARD_DEFAULT_LIMIT }),
+          page: await leaderboards.page(t, {
+            orderBy: field,
+            descending: true,
+            rankBy: field,
+            offset: 0,
+            limit: LEADERBOARD_DEFAULT_LIMIT,
+          }),
           assets: await leaderboards.assets(t),
         }));
       },
     },
     { name: 'hype/holders', paths: [`${API}/hype/holders`], list: true, part: 2 },
-    { name: 'builders/list/timeframe/{24h,7d,30d,all}', paths: ['24h', '7d', '30d', 'all'].map((t) => `${API}/builders/list/timeframe/${t}`), list: true, part: 2 },
+    {
+      name: 'builders/list/timeframe/{24h,7d,30d,all}',
+      paths: ['24h', '7d', '30d', 'all'].map((t) => `${API}/builders/list/timeframe/${t}`),
+      list: true,
+      part: 2,
+    },
     {
       name: 'builders/{builder}/profile',
       paths: builders.map((b) => `${API}/builders/${b}/profile`),

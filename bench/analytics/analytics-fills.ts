@@ -105,7 +105,10 @@ export function* fillCopyChunks(dataset: AnalyticsDataset, stats: FillStats, row
         // The liquidated wallet's whole position is closed by a market order.
         takerSide = held > 0 ? 'A' : 'B';
         units = Math.abs(held);
-        liquidation = { method: random.chance(0.9) ? 'market' : 'backstop', markPx: decimal(Math.max(1, pxTicks + random.int(-3, 3)), coin.pxDecimals) };
+        liquidation = {
+          method: random.chance(0.9) ? 'market' : 'backstop',
+          markPx: decimal(Math.max(1, pxTicks + random.int(-3, 3)), coin.pxDecimals),
+        };
       }
       let maker = liquidation?.method === 'backstop' ? LIQUIDATOR_WALLET : pickWallet(5);
       if (maker === taker) maker = (maker + 1) % wallets;
@@ -129,13 +132,18 @@ export function* fillCopyChunks(dataset: AnalyticsDataset, stats: FillStats, row
         // A liquidated wallet closes at a loss; other closes within 3 % either way.
         const pnlShare = liquidation !== null && crossed ? -random.between(0.01, 0.05) : random.between(-0.03, 0.03);
         const pnlMicros = closing === 0 ? 0 : Math.round(closedNotional * pnlShare * 1e6);
-        const feeMicros = crossed ? Math.round(tradeNotional * 450) + builderFeeMicros : random.chance(0.2) ? -Math.round(tradeNotional * 20) : Math.round(tradeNotional * 150);
+        const feeMicros = crossed
+          ? Math.round(tradeNotional * 450) + builderFeeMicros
+          : random.chance(0.2)
+            ? -Math.round(tradeNotional * 20)
+            : Math.round(tradeNotional * 150);
         const cloid = random.chance(0.4) ? `0x${hexWords(random, 4)}` : '\\N';
         const twap = isTwap && crossed ? String((twapId += random.int(1, 20))) : '\\N';
         const builderColumns = builder !== null && crossed ? `${builder}\t${decimal(builderFeeMicros, 6)}` : '\\N\t\\N';
-        const liquidationColumns = liquidation === null
-          ? '\\N\t\\N\t\\N\tf'
-          : `${addresses[taker]}\t${liquidation.markPx}\t${liquidation.method}\t${crossed ? 't' : 'f'}`;
+        const liquidationColumns =
+          liquidation === null
+            ? '\\N\t\\N\t\\N\tf'
+            : `${addresses[taker]}\t${liquidation.markPx}\t${liquidation.method}\t${crossed ? 't' : 'f'}`;
         chunk +=
           `${addresses[wallet]}\t${coin.coin}\t${px}\t${sz}\t${side}\t${time}\t${decimal(start, coin.szDecimals)}\t${direction(start, signed)}\t` +
           `${decimal(pnlMicros, 6)}\t${hash}\t${(oid += random.int(1, 50))}\t${crossed ? 't' : 'f'}\t${decimal(feeMicros, 6)}\tUSDC\t${tid}\t${cloid}\t` +

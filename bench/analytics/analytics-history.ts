@@ -14,9 +14,12 @@ export const STATE_UPDATE_COLUMNS = 'height, state_time, hype_px, wallets, posit
 export const COHORT_COLUMNS =
   'created_at, timeframe, coin, segment_id, position_count, position_count_long, total_position_value, total_position_value_long, ' +
   'total_funding, total_unrealized_pnl, total_position_size, total_position_size_long';
-export const SIZE_COLUMNS = 'created_at, coin, size_segment_id, position_count, total_position_value, total_position_value_long, value_near_liquidation';
-export const MARKET_COLUMNS = 'created_at, count, count_long, count_short, open_interest, open_interest_long, open_interest_short, perp_equity, count_in_profit';
-export const EQUITY_COLUMNS = 'created_at, total_wallets_equity, perp_wallets_equity, spot_wallets_equity, staking_wallets_equity, vault_wallets_equity';
+export const SIZE_COLUMNS =
+  'created_at, coin, size_segment_id, position_count, total_position_value, total_position_value_long, value_near_liquidation';
+export const MARKET_COLUMNS =
+  'created_at, count, count_long, count_short, open_interest, open_interest_long, open_interest_short, perp_equity, count_in_profit';
+export const EQUITY_COLUMNS =
+  'created_at, total_wallets_equity, perp_wallets_equity, spot_wallets_equity, staking_wallets_equity, vault_wallets_equity';
 
 /** The latest update's snapshot rows as read back (numerics as text). */
 export interface LatestSnapshots {
@@ -33,8 +36,22 @@ export interface LatestSnapshots {
     total_position_size: string;
     total_position_size_long: string;
   }>;
-  sizes: Array<{ coin: string; size_segment_id: number; position_count: number; total_position_value: string; total_position_value_long: string; value_near_liquidation: string }>;
-  market: { count: number; count_long: number; count_in_profit: number; open_interest_long: string; open_interest_short: string; perp_equity: string };
+  sizes: Array<{
+    coin: string;
+    size_segment_id: number;
+    position_count: number;
+    total_position_value: string;
+    total_position_value_long: string;
+    value_near_liquidation: string;
+  }>;
+  market: {
+    count: number;
+    count_long: number;
+    count_in_profit: number;
+    open_interest_long: string;
+    open_interest_short: string;
+    perp_equity: string;
+  };
   equity: { perp_wallets_equity: string; spot_wallets_equity: string; staking_wallets_equity: string };
 }
 
@@ -61,7 +78,12 @@ export class SnapshotHistory {
     const n = dataset.updates;
     this.counts = dataset.coins.map(() => walk(random, n, 0.002, 0.6, 1.4));
     this.values = dataset.coins.map(() => walk(random, n, 0.004, 0.5, 1.6));
-    this.market = { count: walk(random, n, 0.0015, 0.7, 1.3), value: walk(random, n, 0.003, 0.6, 1.5), equity: walk(random, n, 0.002, 0.7, 1.3), hype: walk(random, n, 0.004, 0.6, 1.6) };
+    this.market = {
+      count: walk(random, n, 0.0015, 0.7, 1.3),
+      value: walk(random, n, 0.003, 0.6, 1.5),
+      equity: walk(random, n, 0.002, 0.7, 1.3),
+      hype: walk(random, n, 0.004, 0.6, 1.6),
+    };
     this.coinIndex = new Map(dataset.coins.map((c) => [c.coin, c.index]));
   }
 

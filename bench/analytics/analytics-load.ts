@@ -41,8 +41,12 @@ export async function loadPaths(
   });
   const failed = result['1xx'] + result['4xx'] + result['5xx'] + (options.redirects ? 0 : result['3xx']) + result.errors + result.timeouts;
   if (failed > 0) {
-    const codes = Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => `${code}: ${s.count}`).join(', ');
-    throw new Error(`${paths[0]}: ${failed} failed requests (status counts ${codes}; ${result.errors} errors, ${result.timeouts} timeouts)`);
+    const codes = Object.entries(result.statusCodeStats ?? {})
+      .map(([code, s]) => `${code}: ${s.count}`)
+      .join(', ');
+    throw new Error(
+      `${paths[0]}: ${failed} failed requests (status counts ${codes}; ${result.errors} errors, ${result.timeouts} timeouts)`,
+    );
   }
   const ok = result['2xx'] + (options.redirects ? result['3xx'] : 0);
   // A warm-up of a route slower than its length completes nothing, and that is no failure.

@@ -89,7 +89,13 @@ export async function ensurePart2(
       earlier && JSON.stringify(earlier.settings) === JSON.stringify(settings)
         ? earlier
         : { settings, newestSnapshotMs: Math.floor(Date.now() / SNAPSHOT_INTERVAL_MS) * SNAPSHOT_INTERVAL_MS, loadSeconds: {} };
-    const info = await loadPart2(client, dataset, steps, async () => writeComment(client, { ...part1, ...comment, part2Steps: steps }), progress);
+    const info = await loadPart2(
+      client,
+      dataset,
+      steps,
+      async () => writeComment(client, { ...part1, ...comment, part2Steps: steps }),
+      progress,
+    );
     await writeComment(client, { ...part1, ...comment, part2Steps: undefined, part2: info });
     return { ...info, reused: false };
   } finally {
@@ -119,7 +125,9 @@ interface Part2Steps {
 }
 
 async function readComment(client: pg.ClientBase): Promise<Record<string, unknown>> {
-  const { rows } = await client.query<{ comment: string | null }>(`SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = current_database()`);
+  const { rows } = await client.query<{ comment: string | null }>(
+    `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = current_database()`,
+  );
   const comment = rows[0]?.comment;
   return comment?.startsWith('{') ? (JSON.parse(comment) as Record<string, unknown>) : {};
 }
@@ -129,7 +137,13 @@ async function writeComment(client: pg.ClientBase, value: unknown): Promise<void
   await client.query(`COMMENT ON DATABASE "${rows[0]!.name}" IS ${client.escapeLiteral(JSON.stringify(value))}`);
 }
 
-async function loadPart2(client: pg.ClientBase, dataset: AnalyticsDataset, steps: Part2Steps, save: () => Promise<void>, progress: (m: string) => void): Promise<Part2Info> {
+async function loadPart2(
+  client: pg.ClientBase,
+  dataset: AnalyticsDataset,
+  steps: Part2Steps,
+  save: () => Promise<void>,
+  progress: (m: string) => void,
+): Promise<Part2Info> {
   const { settings, newestSnapshotMs, loadSeconds } = steps;
   /** Runs a step not done yet: its tables emptied first (a half-done step's rows go), then recorded as done. */
   const step = async (name: string, tables: string | null, work: () => Promise<unknown>): Promise<void> => {
@@ -146,18 +160,28 @@ async function loadPart2(client: pg.ClientBase, dataset: AnalyticsDataset, steps
   await client.query(`SET work_mem = '256MB'`);
   const { max } = (await client.query<{ max: string }>(`SELECT max(block_number)::text AS max FROM fills`)).rows[0]!;
   const lastBlock = Number(max);
-  await step("builder activity and exchange volume (the projector's writers)", 'builder_activity_hourly, builder_totals, exchange_volume_hourly', async () => {
-    await new BuilderActivityRepository().addFills(q, -1, lastBlock);
-    await new ExchangeVolumeRepository().addFills(q, -1, lastBlock);
-  });
+  await step(
+    "builder activity and exchange volume (the projector's writers)",
+    'builder_activity_hourly, builder_totals, exchange_volume_hourly',
+    async () => {
+      await new BuilderActivityRepository().addFills(q, -1, lastBlock);
+      await new ExchangeVolumeRepository().addFills(q, -1, lastBlock);
+    },
+  );
   await step('PnL and HYPE balance change points', null, () => changePoints(client, dataset));
   await step(RANKINGS_STEP, null, () => rankingsAndPeriods(q, dataset));
-  await step('order snapshots', 'open_order_intervals, open_order_snapshots, open_orders', () => orderSnapshots(client, dataset, settings, newestSnapshotMs, progress));
-  await step("closed trades (the projector's reads, builder and writer)", 'closed_trades, closed_trade_open_states, projection_checkpoints', () =>
-    projectClosedTrades(q, dataset, lastBlock, progress),
+  await step('order snapshots', 'open_order_intervals, open_order_snapshots, open_orders', () =>
+    orderSnapshots(client, dataset, settings, newestSnapshotMs, progress),
+  );
+  await step(
+    "closed trades (the projector's reads, builder and writer)",
+    'closed_trades, closed_trade_open_states, projection_checkpoints',
+    () => projectClosedTrades(q, dataset, lastBlock, progress),
   );
   await step('vacuum (analyze)', null, () =>
-    client.query('VACUUM (ANALYZE) closed_trades, builder_activity_hourly, builder_totals, exchange_volume_hourly, wallet_pnl_history, holder_history, open_order_intervals, open_order_snapshots, open_orders'),
+    client.query(
+      'VACUUM (ANALYZE) closed_trades, builder_activity_hourly, builder_totals, exchange_volume_hourly, wallet_pnl_history, holder_history, open_order_intervals, open_order_snapshots, open_orders',
+    ),
   );
   await step('checkpoint', null, () => client.query('CHECKPOINT'));
   const { rows } = await client.query<Record<string, number>>(
@@ -185,7 +209,12 @@ async function loadPart2(client: pg.ClientBase, dataset: AnalyticsDataset, steps
  * condition. The builder's open trades are not written to closed_trade_open_states (no route reads them).
  * The generated history has no funding payments.
  */
-async function projectClosedTrades(q: SqlRunner, dataset: AnalyticsDataset, lastBlock: number, progress: (m: string) => void): Promise<number> {
+async function projectClosedTrades(
+  q: SqlRunner,
+  dataset: AnalyticsDataset,
+  lastBlock: number,
+  progress: (m: string) => void,
+): Promise<number> {
   const repository = new ClosedTradesRepository();
   const groups = Array.from({ length: COIN_GROUPS }, (_, g) => dataset.coins.filter((c) => c.index % COIN_GROUPS === g).map((c) => c.coin));
   let [fills, inserted] = [0, 0];
@@ -297,16 +326,29 @@ async function changePoints(client: pg.ClientBase, dataset: AnalyticsDataset): P
  * statement in Postgres: 43 million versions at the default settings, with the closed partition's
  * indexes built after the load.
  */
-async function orderSnapshots(client: pg.ClientBase, dataset: AnalyticsDataset, settings: Part2Settings, newestMs: number, progress: (m: string) => void): Promise<void> {
+async function orderSnapshots(
+  client: pg.ClientBase,
+  dataset: AnalyticsDataset,
+  settings: Part2Settings,
+  newestMs: number,
+  progress: (m: string) => void,
+): Promise<void> {
   const snapshots = (settings.orderDays * 86_400_000) / SNAPSHOT_INTERVAL_MS;
   const oldestMs = newestMs - snapshots * SNAPSHOT_INTERVAL_MS;
   const coins = dataset.coins;
   await client.query(`CREATE TEMP TABLE bench_order_coins (i int PRIMARY KEY, coin text, px numeric, px_decimals int)`);
   await client.query(`INSERT INTO bench_order_coins SELECT * FROM unnest($1::int[], $2::text[], $3::numeric[], $4::int[])`, [
-    coins.map((c) => c.index), coins.map((c) => c.coin), coins.map((c) => (c.markTicks / 10 ** c.pxDecimals).toFixed(c.pxDecimals)), coins.map((c) => c.pxDecimals),
+    coins.map((c) => c.index),
+    coins.map((c) => c.coin),
+    coins.map((c) => (c.markTicks / 10 ** c.pxDecimals).toFixed(c.pxDecimals)),
+    coins.map((c) => c.pxDecimals),
   ]);
-  await client.query(`CREATE TEMP TABLE bench_order_wallets AS SELECT (row_number() OVER (ORDER BY md5(address)) - 1)::int AS i, address FROM wallets ORDER BY md5(address) LIMIT ${ORDER_WALLETS}`);
-  await client.query(`CREATE TEMP TABLE bench_order_builders AS SELECT (row_number() OVER (ORDER BY builder) - 1)::int AS i, builder FROM builder_totals`);
+  await client.query(
+    `CREATE TEMP TABLE bench_order_wallets AS SELECT (row_number() OVER (ORDER BY md5(address)) - 1)::int AS i, address FROM wallets ORDER BY md5(address) LIMIT ${ORDER_WALLETS}`,
+  );
+  await client.query(
+    `CREATE TEMP TABLE bench_order_builders AS SELECT (row_number() OVER (ORDER BY builder) - 1)::int AS i, builder FROM builder_totals`,
+  );
   await client.query(`ALTER TABLE bench_order_wallets ADD PRIMARY KEY (i)`);
   const wallets = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM bench_order_wallets`)).rows[0]!.n;
   const builders = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM bench_order_builders`)).rows[0]!.n;
@@ -319,7 +361,8 @@ async function orderSnapshots(client: pg.ClientBase, dataset: AnalyticsDataset, 
   // Version m of slot s ends at snapshot c_end = phase + m * period (open when that is past the newest) and
   // began `period` snapshots earlier; those ending at or before the oldest snapshot are retention's.
   // Snapshot n is at oldestMs + n * 5 min. h: the order's own random number.
-  const T = (n: string) => `'${new Date(oldestMs).toISOString()}'::timestamptz + (${n}) * interval '${SNAPSHOT_INTERVAL_MS / 1000} seconds'`;
+  const T = (n: string) =>
+    `'${new Date(oldestMs).toISOString()}'::timestamptz + (${n}) * interval '${SNAPSHOT_INTERVAL_MS / 1000} seconds'`;
   await client.query(
     `INSERT INTO open_order_intervals (address, oid, coin, side, limit_px, sz, orig_sz, timestamp, trigger_condition, is_trigger, trigger_px, children,
                                        is_position_tpsl, reduce_only, order_type, tif, cloid, builder, builder_fee, height, valid_from, valid_to)

@@ -44,7 +44,8 @@ function* chunks(dataset: AnalyticsDataset, lines: (i: number) => string, wallet
   }
 }
 
-export const walletCopyChunks = (dataset: AnalyticsDataset): Generator<string> => chunks(dataset, (i) => walletLine(dataset.wallet(i).wallet));
+export const walletCopyChunks = (dataset: AnalyticsDataset): Generator<string> =>
+  chunks(dataset, (i) => walletLine(dataset.wallet(i).wallet));
 
 /** Each wallet's closed positions, then its open ones. */
 export const positionCopyChunks = (dataset: AnalyticsDataset): Generator<string> =>

@@ -46,7 +46,12 @@ export function backendsOf(database: string): Map<string, number> {
 export function cpuTimes(apiPid: number, database: string): CpuTimes {
   const own = process.cpuUsage();
   const backends = backendsOf(database);
-  return { apiMs: processMs(apiPid), postgresMs: [...backends.values()].reduce((a, b) => a + b, 0), loadMs: (own.user + own.system) / 1000, backends };
+  return {
+    apiMs: processMs(apiPid),
+    postgresMs: [...backends.values()].reduce((a, b) => a + b, 0),
+    loadMs: (own.user + own.system) / 1000,
+    backends,
+  };
 }
 
 export function cpuPerRequest(before: CpuTimes, after: CpuTimes, requests: number): CpuTimes {

@@ -31,12 +31,18 @@ export async function deferIndexes(client: pg.ClientBase, tables: string[]): Pro
     [tables],
   );
   for (const r of rows) {
-    await client.query(r.constraint_name ? `ALTER TABLE ${r.table_name} DROP CONSTRAINT ${r.constraint_name}` : `DROP INDEX ${r.index_name}`);
+    await client.query(
+      r.constraint_name ? `ALTER TABLE ${r.table_name} DROP CONSTRAINT ${r.constraint_name}` : `DROP INDEX ${r.index_name}`,
+    );
   }
   return async () => {
     for (const r of rows) {
       // A partitioned table's index reads "ON ONLY fills"; built on the table it is built on every partition too.
-      await client.query(r.constraint_name ? `ALTER TABLE ${r.table_name} ADD CONSTRAINT ${r.constraint_name} ${r.constraint_def}` : r.index_def.replace(' ON ONLY ', ' ON '));
+      await client.query(
+        r.constraint_name
+          ? `ALTER TABLE ${r.table_name} ADD CONSTRAINT ${r.constraint_name} ${r.constraint_def}`
+          : r.index_def.replace(' ON ONLY ', ' ON '),
+      );
     }
   };
 }

@@ -39,19 +39,21 @@ class Receiver {
   private constructor(readonly server: Server) {}
 
   static async start(): Promise<Receiver> {
-    const receiver: Receiver = new Receiver(createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const id = req.headers['x-webhook-delivery-id'];
-        const now = Date.now();
-        if (typeof id === 'string' && !receiver.arrivals.has(id)) receiver.arrivals.set(id, now);
-        const hash = (JSON.parse(Buffer.concat(chunks).toString()) as { data?: { hash?: string } }).data?.hash;
-        if (hash && !receiver.hashArrivals.has(hash)) receiver.hashArrivals.set(hash, now);
-        receiver.count++;
-        res.writeHead(200).end();
-      });
-    }));
+    const receiver: Receiver = new Receiver(
+      createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const id = req.headers['x-webhook-delivery-id'];
+          const now = Date.now();
+          if (typeof id === 'string' && !receiver.arrivals.has(id)) receiver.arrivals.set(id, now);
+          const hash = (JSON.parse(Buffer.concat(chunks).toString()) as { data?: { hash?: string } }).data?.hash;
+          if (hash && !receiver.hashArrivals.has(hash)) receiver.hashArrivals.set(hash, now);
+          receiver.count++;
+          res.writeHead(200).end();
+        });
+      }),
+    );
     receiver.server.keepAliveTimeout = 30_000;
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
     return receiver;
@@ -82,7 +84,17 @@ async function rawPostLoop(url: string, total: number, concurrency: number): Pro
 }
 
 function startDispatcher(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn('taskset', ['-c', '0', process.execPath, ...(process.env.BENCH_DISPATCHER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_DISPATCHER_PROFILE}`] : []), dispatcherEntry], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    'taskset',
+    [
+      '-c',
+      '0',
+      process.execPath,
+      ...(process.env.BENCH_DISPATCHER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_DISPATCHER_PROFILE}`] : []),
+      dispatcherEntry,
+    ],
+    { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c) => {
@@ -106,7 +118,15 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 export async function alertsDispatchBenchmark() {
   await recreateDatabase(DATABASE_URL);
   const dir = mkdtempSync(join(tmpdir(), 'tidewatch-bench-alerts-'));
-  const env = { DATABASE_URL, REDIS_PREFIX: 'twbenchalerts', EXCHANGE_SOURCE: 'node', HL_NODE_DATA_DIR: dir, HL_INFO_URL: 'http://127.0.0.1:9/info', WEBHOOK_ALLOW_LOOPBACK: 'true', LOG_LEVEL: 'silent' };
+  const env = {
+    DATABASE_URL,
+    REDIS_PREFIX: 'twbenchalerts',
+    EXCHANGE_SOURCE: 'node',
+    HL_NODE_DATA_DIR: dir,
+    HL_INFO_URL: 'http://127.0.0.1:9/info',
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+    LOG_LEVEL: 'silent',
+  };
   await benchConsumerToken(env, 'bench-alerts');
   const config = loadConfig();
   await resetRedisPrefix(config.REDIS_URL, config.REDIS_PREFIX);
@@ -120,7 +140,14 @@ export async function alertsDispatchBenchmark() {
     const consumerId = (await db.query(`SELECT id FROM consumers LIMIT 1`)).rows[0].id as number;
     const endpointIds: number[] = [];
     for (let i = 0; i < ENDPOINTS; i++) {
-      endpointIds.push((await db.query(`INSERT INTO webhook_endpoints (consumer_id, url, secret_key) VALUES ($1, $2, 'bench-secret-0123456') RETURNING id`, [consumerId, receiver.url(`/hook/${i}`)])).rows[0].id as number);
+      endpointIds.push(
+        (
+          await db.query(
+            `INSERT INTO webhook_endpoints (consumer_id, url, secret_key) VALUES ($1, $2, 'bench-secret-0123456') RETURNING id`,
+            [consumerId, receiver.url(`/hook/${i}`)],
+          )
+        ).rows[0].id as number,
+      );
     }
 
     progress(`raw undici POST loop: ${DELIVERIES} requests`);
@@ -135,10 +162,15 @@ export async function alertsDispatchBenchmark() {
        FROM generate_series(1, $3) AS i`,
       [consumerId, endpointIds, DELIVERIES],
     );
-    const ids = (await db.query(`SELECT delivery_id, webhook_endpoint_id FROM webhook_deliveries`)).rows.map((r) => ({ deliveryId: r.delivery_id as string, webhookEndpointId: r.webhook_endpoint_id as number, attemptsMade: 0 }));
+    const ids = (await db.query(`SELECT delivery_id, webhook_endpoint_id FROM webhook_deliveries`)).rows.map((r) => ({
+      deliveryId: r.delivery_id as string,
+      webhookEndpointId: r.webhook_endpoint_id as number,
+      attemptsMade: 0,
+    }));
     const started = performance.now();
     await queue.enqueue(ids);
-    const delivered = async () => (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`)).rows[0].n as number;
+    const delivered = async () =>
+      (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`)).rows[0].n as number;
     await until(async () => (await delivered()) === DELIVERIES, 600_000);
     const dispatchPerSecond = DELIVERIES / ((performance.now() - started) / 1000);
     const attempts = (await db.query(`SELECT count(*)::int AS n FROM webhook_delivery_attempts`)).rows[0].n as number;
@@ -148,9 +180,14 @@ export async function alertsDispatchBenchmark() {
     ingestor = await createIngestorApp();
     // One deposit rule per endpoint, each for its own band of amounts: every deposit matches exactly one.
     for (const [i, endpointId] of endpointIds.entries()) {
-      await db.query(`INSERT INTO alert_rules (consumer_id, webhook_endpoint_id, event_type, filters) VALUES ($1, $2, 'ledger_update', $3)`, [consumerId, endpointId, JSON.stringify({ types: ['deposit'], amount: { gte: String(i * 100), lt: String((i + 1) * 100) } })]);
+      await db.query(
+        `INSERT INTO alert_rules (consumer_id, webhook_endpoint_id, event_type, filters) VALUES ($1, $2, 'ledger_update', $3)`,
+        [consumerId, endpointId, JSON.stringify({ types: ['deposit'], amount: { gte: String(i * 100), lt: String((i + 1) * 100) } })],
+      );
     }
-    await db.query(`INSERT INTO alert_rules_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = alert_rules_version.version + 1`);
+    await db.query(
+      `INSERT INTO alert_rules_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = alert_rules_version.version + 1`,
+    );
     await new Promise((r) => setTimeout(r, 1_100)); // the rule's creation time is now: blocks from here on match
     const perBlock = RATE / 10;
     let block = 1;
@@ -162,18 +199,34 @@ export async function alertsDispatchBenchmark() {
       const events = Array.from({ length: perBlock }, (_, i) => ({
         time,
         hash: `0x${(block * 1000 + i).toString(16).padStart(64, '0')}`,
-        inner: { LedgerUpdate: { users: [`0x${(block * 1000 + i).toString(16).padStart(40, '0')}`], delta: { type: 'deposit', usdc: `${(i % ENDPOINTS) * 100 + 50}.5` } } },
+        inner: {
+          LedgerUpdate: {
+            users: [`0x${(block * 1000 + i).toString(16).padStart(40, '0')}`],
+            delta: { type: 'deposit', usdc: `${(i % ENDPOINTS) * 100 + 50}.5` },
+          },
+        },
       }));
       const d = new Date(t);
       const folder = join(dir, 'misc_events_by_block', 'hourly', d.toISOString().slice(0, 10).replaceAll('-', ''));
       mkdirSync(folder, { recursive: true });
-      appendFileSync(join(folder, String(d.getUTCHours())), `${JSON.stringify({ local_time: time, block_time: time, block_number: block++, events })}\n`);
+      appendFileSync(
+        join(folder, String(d.getUTCHours())),
+        `${JSON.stringify({ local_time: time, block_time: time, block_number: block++, events })}\n`,
+      );
       const appended = Date.now();
       for (const e of events) writtenAt.set(e.hash, appended);
       await new Promise((r) => setTimeout(r, Math.max(0, t + 100 - Date.now())));
     }
     const expected = (block - 1) * perBlock;
-    await until(async () => (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_type = 'ledger_update' AND rule_id <> 0 AND status = 'delivered'`)).rows[0].n === expected, 120_000);
+    await until(
+      async () =>
+        (
+          await db.query(
+            `SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_type = 'ledger_update' AND rule_id <> 0 AND status = 'delivered'`,
+          )
+        ).rows[0].n === expected,
+      120_000,
+    );
     const rows = (
       await db.query(
         `SELECT d.delivery_id, (extract(epoch FROM d.created_at) * 1000)::float8 AS created_ms, (extract(epoch FROM a.started_at) * 1000)::float8 AS started_ms
@@ -188,14 +241,26 @@ export async function alertsDispatchBenchmark() {
     return {
       name: 'alerts-dispatch',
       table: [
-        { measure: 'dispatcher deliveries/s (every attempt recorded)', value: Math.round(dispatchPerSecond), target: `>= ${TARGET.deliveriesPerSecond}` },
+        {
+          measure: 'dispatcher deliveries/s (every attempt recorded)',
+          value: Math.round(dispatchPerSecond),
+          target: `>= ${TARGET.deliveriesPerSecond}`,
+        },
         { measure: 'raw undici POST loop req/s (same receiver, same run)', value: Math.round(rawPerSecond), target: '' },
         { measure: 'dispatcher / raw', value: (dispatchPerSecond / rawPerSecond).toFixed(2), target: '' },
         { measure: 'attempt rows recorded', value: attempts, target: `${DELIVERIES}` },
         { measure: `ingest -> received p50 ms at ${RATE}/s`, value: Math.round(percentile(latencies, 50)), target: '' },
         { measure: `ingest -> received p99 ms at ${RATE}/s`, value: Math.round(percentile(latencies, 99)), target: `< ${TARGET.p99Ms}` },
-        { measure: `block line written -> received p50 / p99 ms`, value: `${Math.round(percentile(fromFile, 50))} / ${Math.round(percentile(fromFile, 99))}`, target: '' },
-        { measure: `ingest -> attempt started p50 / p99 ms`, value: `${Math.round(percentile(toAttempt, 50))} / ${Math.round(percentile(toAttempt, 99))}`, target: '' },
+        {
+          measure: `block line written -> received p50 / p99 ms`,
+          value: `${Math.round(percentile(fromFile, 50))} / ${Math.round(percentile(fromFile, 99))}`,
+          target: '',
+        },
+        {
+          measure: `ingest -> attempt started p50 / p99 ms`,
+          value: `${Math.round(percentile(toAttempt, 50))} / ${Math.round(percentile(toAttempt, 99))}`,
+          target: '',
+        },
         { measure: 'deliveries in the latency run', value: latencies.length, target: `${expected}` },
       ],
     };

@@ -35,7 +35,16 @@ const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 
 function rules(rnd: () => number): AlertRule[] {
   const out: AlertRule[] = [];
-  const add = (eventType: EventType, addresses: string[], filters: RuleFilters) => out.push({ id: out.length + 1, consumerId: 1 + (out.length % 500), webhookEndpointId: 1 + (out.length % 700), eventType, addresses, filters, createdAtMs: T0 - 1 });
+  const add = (eventType: EventType, addresses: string[], filters: RuleFilters) =>
+    out.push({
+      id: out.length + 1,
+      consumerId: 1 + (out.length % 500),
+      webhookEndpointId: 1 + (out.length % 700),
+      eventType,
+      addresses,
+      filters,
+      createdAtMs: T0 - 1,
+    });
   for (let i = 0; i < RULES; i++) {
     const kind = i % 100;
     if (kind < 85 || kind >= 97) {
@@ -45,7 +54,11 @@ function rules(rnd: () => number): AlertRule[] {
       while (set.size < n) set.add(address(Math.floor(rnd() * TRACKED_POOL)));
       // Round-tripped through JSON: flat strings, as the database driver hands rules' addresses to the
       // index (a template literal's result is a rope, slower to compare as a map key).
-      add(kind < 80 || kind >= 97 ? 'position_activity' : 'twap_execution', JSON.parse(JSON.stringify([...set])) as string[], kind % 3 === 0 ? { coin: [MARKETS[kind % MARKETS.length]!] } : {});
+      add(
+        kind < 80 || kind >= 97 ? 'position_activity' : 'twap_execution',
+        JSON.parse(JSON.stringify([...set])) as string[],
+        kind % 3 === 0 ? { coin: [MARKETS[kind % MARKETS.length]!] } : {},
+      );
     } else if (kind < 90) add('liquidation', [], { side: 'both', thresholdUsd: String(1000 * (kind - 84)) });
     else if (kind < 93) add('ledger_update', [], { types: ['deposit'], amount: { gte: '100000' } });
     else if (kind < 95) add('large_market_order', [], { thresholdUsd: String(50_000 * (1 + (i % 20))), direction: 'both' });
@@ -66,13 +79,33 @@ function blocks(rnd: () => number): NodeBlock[] {
       const wallet = address(Math.floor(rnd() * WALLETS));
       const large = rnd() < 0.002;
       const liquidated = rnd() < 0.002;
-      events.push([wallet, {
-        coin, px: (100 + rnd() * 10).toFixed(2), sz: large ? '2000' : (rnd() * 20).toFixed(2), side: rnd() < 0.5 ? 'A' : 'B', time, startPosition: (rnd() * 40 - 20).toFixed(2),
-        dir: 'Open Long', closedPnl: '0.0', hash: `0x${(b * FILLS_PER_BLOCK + (i >> 2)).toString(16).padStart(64, '0')}`, oid: tid, crossed: rnd() < 0.5, fee: '0.01', tid: tid++,
-        feeToken: 'USDC', twapId: rnd() < 0.02 ? 1000 + (i % 7) : null, ...(liquidated ? { liquidation: { liquidatedUser: wallet, markPx: '100', method: 'market' } } : {}),
-      }]);
+      events.push([
+        wallet,
+        {
+          coin,
+          px: (100 + rnd() * 10).toFixed(2),
+          sz: large ? '2000' : (rnd() * 20).toFixed(2),
+          side: rnd() < 0.5 ? 'A' : 'B',
+          time,
+          startPosition: (rnd() * 40 - 20).toFixed(2),
+          dir: 'Open Long',
+          closedPnl: '0.0',
+          hash: `0x${(b * FILLS_PER_BLOCK + (i >> 2)).toString(16).padStart(64, '0')}`,
+          oid: tid,
+          crossed: rnd() < 0.5,
+          fee: '0.01',
+          tid: tid++,
+          feeToken: 'USDC',
+          twapId: rnd() < 0.02 ? 1000 + (i % 7) : null,
+          ...(liquidated ? { liquidation: { liquidatedUser: wallet, markPx: '100', method: 'market' } } : {}),
+        },
+      ]);
     }
-    const parsed = parseBlockLine('node_fills_by_block', JSON.stringify({ local_time: stamp, block_time: stamp, block_number: b + 1, events }), {});
+    const parsed = parseBlockLine(
+      'node_fills_by_block',
+      JSON.stringify({ local_time: stamp, block_time: stamp, block_number: b + 1, events }),
+      {},
+    );
     if (!parsed.ok) throw new Error(parsed.error.message);
     out.push(parsed.value);
   }

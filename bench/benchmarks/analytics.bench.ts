@@ -70,14 +70,18 @@ async function queryInputs(part2: Part2Info | null, endMs: number): Promise<Quer
   try {
     const column = async (sql: string) => (await client.query<{ v: string }>(sql)).rows.map((r) => r.v);
     return {
-      liquidationAddresses: await column(`SELECT address AS v FROM fills WHERE liquidated_user IS NOT NULL GROUP BY address ORDER BY count(*) DESC, address LIMIT 8`),
+      liquidationAddresses: await column(
+        `SELECT address AS v FROM fills WHERE liquidated_user IS NOT NULL GROUP BY address ORDER BY count(*) DESC, address LIMIT 8`,
+      ),
       positionWallets: await column(`SELECT address AS v FROM wallets WHERE count_open_positions >= 3 ORDER BY address LIMIT 64`),
       bigCoin: (await column(`SELECT coin AS v FROM positions WHERE close_time IS NULL GROUP BY coin ORDER BY count(*) DESC LIMIT 1`))[0]!,
       ...(part2 && {
         closedTradeWallets: await column(
           `SELECT address AS v FROM closed_trades WHERE close_time > '${new Date(endMs - 7 * 86_400_000).toISOString()}' GROUP BY address ORDER BY count(*) DESC, address LIMIT 8`,
         ),
-        busiestTradeWallets: await column(`SELECT address AS v FROM closed_trades GROUP BY address ORDER BY count(*) DESC, address LIMIT 8`),
+        busiestTradeWallets: await column(
+          `SELECT address AS v FROM closed_trades GROUP BY address ORDER BY count(*) DESC, address LIMIT 8`,
+        ),
         builders: await column(`SELECT builder AS v FROM builder_totals ORDER BY fills DESC, builder LIMIT 8`),
         // The oldest snapshot a route still serves: 30 days before the wall clock (rounded up to the grid, with a margin) or the oldest stored.
         oldestSnapshotMs: Math.max(
@@ -140,7 +144,8 @@ export async function analyticsBenchmark() {
         }
         rendering.set(endpoint, times);
         const alone = Math.max(...times);
-        if (CACHE_ON) progress(`${endpoint.name}: rendered ${times.length} variants, median ${ms(median(times))} ms, slowest ${ms(alone)} ms`);
+        if (CACHE_ON)
+          progress(`${endpoint.name}: rendered ${times.length} variants, median ${ms(median(times))} ms, slowest ${ms(alone)} ms`);
         // Without the cache, 16 connections of a route this slow queue for longer than the warm-up: timed alone too.
         if (!CACHE_ON && (alone > ALONE_LIMIT_MS || (alone * CONNECTIONS) / 2 > WARM_UP_SECONDS * 1000)) {
           measured.set(endpoint, { requests: 1, requestsPerSecond: 1000 / alone, p50Ms: alone, p99Ms: alone, alone: true });
@@ -188,11 +193,15 @@ export async function analyticsBenchmark() {
       const options = { concurrency: CONNECTIONS, seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS, cpuOf: DATABASE };
       const measuredOnApiCore = await sqlLoad(sqlClient, { ...request, options });
       sql.set(endpoint, { measured: measuredOnApiCore, cpu: measuredOnApiCore.cpu! });
-      progress(`SQL of ${endpoint.name} on the api's core: ${Math.round(measuredOnApiCore.requestsPerSecond)} q/s, p50 ${ms(measuredOnApiCore.p50Ms)} ms, p99 ${ms(measuredOnApiCore.p99Ms)} ms`);
+      progress(
+        `SQL of ${endpoint.name} on the api's core: ${Math.round(measuredOnApiCore.requestsPerSecond)} q/s, p50 ${ms(measuredOnApiCore.p50Ms)} ms, p99 ${ms(measuredOnApiCore.p99Ms)} ms`,
+      );
 
       const measuredHere = await loadSql(DATABASE_URL, endpoint.sql!, options);
       sqlOtherCore.set(endpoint, { measured: measuredHere, cpu: measuredHere.cpu! });
-      progress(`SQL of ${endpoint.name} from the bench process: ${Math.round(measuredHere.requestsPerSecond)} q/s, p50 ${ms(measuredHere.p50Ms)} ms, p99 ${ms(measuredHere.p99Ms)} ms`);
+      progress(
+        `SQL of ${endpoint.name} from the bench process: ${Math.round(measuredHere.requestsPerSecond)} q/s, p50 ${ms(measuredHere.p50Ms)} ms, p99 ${ms(measuredHere.p99Ms)} ms`,
+      );
     }
   } finally {
     await stopServer(sqlClient);
@@ -204,10 +213,21 @@ export async function analyticsBenchmark() {
   for (const endpoint of endpoints) {
     const e = measured.get(endpoint)!;
     const c = cpu.get(endpoint);
-    table.push(endpoint.list ? row(endpoint.name, e, `p99 < ${TARGET.listP99Ms} ms`, e.p99Ms < TARGET.listP99Ms, c) : row(endpoint.name, e, '', null, c));
+    table.push(
+      endpoint.list
+        ? row(endpoint.name, e, `p99 < ${TARGET.listP99Ms} ms`, e.p99Ms < TARGET.listP99Ms, c)
+        : row(endpoint.name, e, '', null, c),
+    );
     const times = rendering.get(endpoint);
     if (CACHE_ON && times) {
-      table.push({ endpoint: `  first request of each of its ${times.length} variants (rendered), median and slowest`, 'p50 ms': ms(median(times)), 'p99 ms': ms(Math.max(...times)), 'req/s': '', target: '', 'met?': '' });
+      table.push({
+        endpoint: `  first request of each of its ${times.length} variants (rendered), median and slowest`,
+        'p50 ms': ms(median(times)),
+        'p99 ms': ms(Math.max(...times)),
+        'req/s': '',
+        target: '',
+        'met?': '',
+      });
     }
     const own = sql.get(endpoint);
     if (!own) continue;
@@ -217,10 +237,22 @@ export async function analyticsBenchmark() {
     const met = p50 <= TARGET.sqlRatio && throughput >= 1 / TARGET.sqlRatio;
     const other = sqlOtherCore.get(endpoint)!;
     table.push(row(s.alone ? '  its SQL, alone' : "  its SQL, clients on the api's core", s, '', null, s.alone ? undefined : own.cpu));
-    table.push({ endpoint: '  endpoint / SQL: p50, req/s', 'p50 ms': `${p50.toFixed(2)}x`, 'p99 ms': '', 'req/s': `${throughput.toFixed(2)}x`, target: `within ${TARGET.sqlRatio}x`, 'met?': met ? 'yes' : 'NO' });
+    table.push({
+      endpoint: '  endpoint / SQL: p50, req/s',
+      'p50 ms': `${p50.toFixed(2)}x`,
+      'p99 ms': '',
+      'req/s': `${throughput.toFixed(2)}x`,
+      target: `within ${TARGET.sqlRatio}x`,
+      'met?': met ? 'yes' : 'NO',
+    });
     if (s.alone) continue;
     table.push(row('  its SQL, clients on the other core', other.measured, '', null, other.cpu));
-    table.push({ endpoint: '  endpoint / SQL there: p50, req/s', 'p50 ms': `${(e.p50Ms / other.measured.p50Ms).toFixed(2)}x`, 'p99 ms': '', 'req/s': `${(e.requestsPerSecond / other.measured.requestsPerSecond).toFixed(2)}x` });
+    table.push({
+      endpoint: '  endpoint / SQL there: p50, req/s',
+      'p50 ms': `${(e.p50Ms / other.measured.p50Ms).toFixed(2)}x`,
+      'p99 ms': '',
+      'req/s': `${(e.requestsPerSecond / other.measured.requestsPerSecond).toFixed(2)}x`,
+    });
     ratios.push({
       endpoint: endpoint.name,
       sql: s,
@@ -241,17 +273,55 @@ export async function analyticsBenchmark() {
       'met?': timing.medianMs < TARGET.exportMs ? 'yes' : 'NO',
     });
   }
-  table.push({ endpoint: `api read cache: ${READ_CACHE_MB === '0' ? 'off' : `${READ_CACHE_MB} MB`}`, 'p50 ms': '', 'p99 ms': '', 'req/s': '', target: '', 'met?': '' });
-  table.push({ endpoint: `dataset load: ${dataset.loadSeconds.total} s${dataset.reused ? ' (an earlier run\'s, reused)' : ''}`, 'p50 ms': '', 'p99 ms': '', 'req/s': '', target: '', 'met?': '' });
-  if (part2) table.push({ endpoint: `dataset part 2 load: ${part2.loadSeconds.total} s${part2.reused ? ' (an earlier run\'s, reused)' : ''}`, 'p50 ms': '', 'p99 ms': '', 'req/s': '', target: '', 'met?': '' });
+  table.push({
+    endpoint: `api read cache: ${READ_CACHE_MB === '0' ? 'off' : `${READ_CACHE_MB} MB`}`,
+    'p50 ms': '',
+    'p99 ms': '',
+    'req/s': '',
+    target: '',
+    'met?': '',
+  });
+  table.push({
+    endpoint: `dataset load: ${dataset.loadSeconds.total} s${dataset.reused ? " (an earlier run's, reused)" : ''}`,
+    'p50 ms': '',
+    'p99 ms': '',
+    'req/s': '',
+    target: '',
+    'met?': '',
+  });
+  if (part2)
+    table.push({
+      endpoint: `dataset part 2 load: ${part2.loadSeconds.total} s${part2.reused ? " (an earlier run's, reused)" : ''}`,
+      'p50 ms': '',
+      'p99 ms': '',
+      'req/s': '',
+      target: '',
+      'met?': '',
+    });
 
   return {
     name: 'analytics',
-    settings: { ...settings, routes: ROUTES, readCacheMb: Number(READ_CACHE_MB), connections: CONNECTIONS, secondsPerRun: SECONDS, warmUpSeconds: WARM_UP_SECONDS, exportRuns: EXPORT_RUNS, inputs },
+    settings: {
+      ...settings,
+      routes: ROUTES,
+      readCacheMb: Number(READ_CACHE_MB),
+      connections: CONNECTIONS,
+      secondsPerRun: SECONDS,
+      warmUpSeconds: WARM_UP_SECONDS,
+      exportRuns: EXPORT_RUNS,
+      inputs,
+    },
     dataset,
     datasetPart2: part2,
     loadAverage,
-    endpoints: endpoints.map((e) => ({ name: e.name, paths: e.paths, list: e.list, ...measured.get(e)!, cpuPerRequest: cpu.get(e), firstRequestsMs: rendering.get(e) })),
+    endpoints: endpoints.map((e) => ({
+      name: e.name,
+      paths: e.paths,
+      list: e.list,
+      ...measured.get(e)!,
+      cpuPerRequest: cpu.get(e),
+      firstRequestsMs: rendering.get(e),
+    })),
     sqlRatios: ratios,
     exports,
     target: TARGET,

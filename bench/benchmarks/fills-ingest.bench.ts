@@ -45,7 +45,8 @@ async function measure<T>(client: pg.Client, work: () => Promise<T>): Promise<{ 
   return { result, phase: { seconds, nodeCpuSeconds: (cpu.user + cpu.system) / 1e6, postgresCpuSeconds } };
 }
 
-const count = async (client: pg.Client): Promise<number> => (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM fills`)).rows[0]!.n;
+const count = async (client: pg.Client): Promise<number> =>
+  (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM fills`)).rows[0]!.n;
 
 /** Ingests the directory as the ingestor does: step after step until the feed has nothing new. */
 async function ingest(dataSource: DataSource, dir: string, expected: number): Promise<{ stored: number; steps: number }> {
@@ -56,7 +57,13 @@ async function ingest(dataSource: DataSource, dir: string, expected: number): Pr
   let steps = 0;
   for (;;) {
     const step = await ingestion.step(dir, BLOCKS_PER_STREAM);
-    if (step.issues.length > 0) throw new Error(`feed issues: ${step.issues.slice(0, 3).map((i) => i.message).join('; ')}`);
+    if (step.issues.length > 0)
+      throw new Error(
+        `feed issues: ${step.issues
+          .slice(0, 3)
+          .map((i) => i.message)
+          .join('; ')}`,
+      );
     if (step.blocks === 0) break;
     stored += step.written!.fills;
     steps++;
@@ -100,8 +107,13 @@ export async function fillsIngestRate(fills: number): Promise<{ fills: number; s
   try {
     progress(`fills-ingest: ${generated.fills} fills through NodeDirectoryIngestion, ${BLOCKS_PER_STREAM} blocks per step`);
     const ingested = await measure(client, () => ingest(dataSource, generated.dir, generated.fills));
-    if (ingested.result.stored !== generated.fills) throw new Error(`generated ${generated.fills} fills, the writer stored ${ingested.result.stored}`);
-    return { fills: generated.fills, seconds: round(ingested.phase.seconds, 2), fillsPerSecond: Math.round(generated.fills / ingested.phase.seconds) };
+    if (ingested.result.stored !== generated.fills)
+      throw new Error(`generated ${generated.fills} fills, the writer stored ${ingested.result.stored}`);
+    return {
+      fills: generated.fills,
+      seconds: round(ingested.phase.seconds, 2),
+      fillsPerSecond: Math.round(generated.fills / ingested.phase.seconds),
+    };
   } finally {
     await dataSource.destroy();
     await client.end();
@@ -111,7 +123,9 @@ export async function fillsIngestRate(fills: number): Promise<{ fills: number; s
 
 export async function fillsIngestBenchmark() {
   const generated = cachedNodeFillsDirectory(SETTINGS, progress);
-  progress(`directory: ${generated.dir} (${generated.fills} fills in ${generated.blocks} blocks, ${generated.files} hourly files, ${(generated.bytes / 2 ** 20).toFixed(0)} MiB)`);
+  progress(
+    `directory: ${generated.dir} (${generated.fills} fills in ${generated.blocks} blocks, ${generated.files} hourly files, ${(generated.bytes / 2 ** 20).toFixed(0)} MiB)`,
+  );
 
   await recreateDatabase(DATABASE_URL);
   await runMigrations(DATABASE_URL);
@@ -140,14 +154,21 @@ export async function fillsIngestBenchmark() {
     progress('COPY FROM STDIN into the emptied table');
     const copied = await measure(client, () => copyFileToTable(client, copyFile, 'fills'));
     const copiedRows = await count(client);
-    if (copied.result !== generated.fills || copiedRows !== generated.fills) throw new Error(`COPY reported ${copied.result} rows, the table holds ${copiedRows}`);
+    if (copied.result !== generated.fills || copiedRows !== generated.fills)
+      throw new Error(`COPY reported ${copied.result} rows, the table holds ${copiedRows}`);
     progress(`copied ${copiedRows} fills in ${copied.phase.seconds.toFixed(1)} s`);
 
     const ingestRate = generated.fills / ingested.phase.seconds;
     const ratio = ingestRate / (generated.fills / copied.phase.seconds);
     return {
       name: 'fills-ingest',
-      settings: { ...SETTINGS, blocksPerStream: BLOCKS_PER_STREAM, generatedBlocks: generated.blocks, hourlyFiles: generated.files, bytes: generated.bytes },
+      settings: {
+        ...SETTINGS,
+        blocksPerStream: BLOCKS_PER_STREAM,
+        generatedBlocks: generated.blocks,
+        hourlyFiles: generated.files,
+        bytes: generated.bytes,
+      },
       ingest: { ...summary(generated.fills, ingested.phase), transactions: ingested.result.steps },
       copy: summary(generated.fills, copied.phase),
       ratio: round(ratio, 3),
@@ -155,7 +176,14 @@ export async function fillsIngestBenchmark() {
       table: [
         row('hl-node dir -> parser -> NodeDirectoryIngestion', generated.fills, ingested.phase),
         row('COPY FROM STDIN, same rows and table', generated.fills, copied.phase),
-        { path: `ingest / COPY (target >= ${TARGET.ratio})`, fills: '', seconds: '', 'fills/s': ratio.toFixed(3), 'node CPU s': '', 'postgres CPU s': '' },
+        {
+          path: `ingest / COPY (target >= ${TARGET.ratio})`,
+          fills: '',
+          seconds: '',
+          'fills/s': ratio.toFixed(3),
+          'node CPU s': '',
+          'postgres CPU s': '',
+        },
       ],
     };
   } finally {

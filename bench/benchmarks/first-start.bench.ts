@@ -67,7 +67,10 @@ export async function firstStartBenchmark() {
   let lastProgress = '';
   let stderrTail: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => {
-    const lines = chunk.toString().split(/[\r\n]/).filter((l) => l.trim() !== '');
+    const lines = chunk
+      .toString()
+      .split(/[\r\n]/)
+      .filter((l) => l.trim() !== '');
     stderrTail = [...stderrTail, ...lines].slice(-5);
     const bar = lines.filter((l) => l.includes('backfill')).at(-1);
     if (bar) lastProgress = bar.trim();
@@ -75,13 +78,13 @@ export async function firstStartBenchmark() {
   const db = new pg.Client({ connectionString: DATABASE_URL });
   let healthSeconds: number | null = null;
   let presentSeconds: number | null = null;
-  let fills = 0;
-  let stateUpdates = 0;
+  let fills: number;
+  let stateUpdates: number;
   // Each backend's last reading: one that ends before the clock stops keeps what it had used.
   const database = new URL(DATABASE_URL).pathname.slice(1);
   const backendMs = new Map<string, number>();
   let serviceMs = 0;
-  let liveCpuMsPerSecond = 0;
+  let liveCpuMsPerSecond: number;
   const sampleCpu = () => {
     for (const [pid, ms] of backendsOf(database)) backendMs.set(pid, ms);
     serviceMs = Math.max(serviceMs, processMs(child.pid!));
@@ -92,9 +95,10 @@ export async function firstStartBenchmark() {
     while (Date.now() - launchMs < GIVE_UP_MS) {
       if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${stderrTail.join('\n')}`);
       if (healthSeconds === null && (await healthy())) healthSeconds = (Date.now() - launchMs) / 1000;
-      const status = await db
-        .query<{ t: Date | null }>(`SELECT processed_state_time AS t FROM state_status`)
-        .then((r) => r.rows[0]?.t ?? null, () => null);
+      const status = await db.query<{ t: Date | null }>(`SELECT processed_state_time AS t FROM state_status`).then(
+        (r) => r.rows[0]?.t ?? null,
+        () => null,
+      );
       sampleCpu();
       if (status !== null && status.getTime() > presentBoundary - intervalMs) {
         presentSeconds = (Date.now() - launchMs) / 1000;
@@ -106,8 +110,11 @@ export async function firstStartBenchmark() {
       }
       await sleep(250);
     }
-    if (presentSeconds === null) throw new Error(`the state status did not reach the present within ${GIVE_UP_MS / 60_000} minutes: ${lastProgress}`);
-    const counts = await db.query<{ fills: number; updates: number }>(`SELECT (SELECT count(*)::int FROM fills) AS fills, (SELECT count(*)::int FROM state_updates) AS updates`);
+    if (presentSeconds === null)
+      throw new Error(`the state status did not reach the present within ${GIVE_UP_MS / 60_000} minutes: ${lastProgress}`);
+    const counts = await db.query<{ fills: number; updates: number }>(
+      `SELECT (SELECT count(*)::int FROM fills) AS fills, (SELECT count(*)::int FROM state_updates) AS updates`,
+    );
     fills = counts.rows[0]!.fills;
     stateUpdates = counts.rows[0]!.updates;
     // Caught up, the simulator runs at real time: what the service costs then, beside the api it serves.
@@ -144,15 +151,27 @@ export async function firstStartBenchmark() {
     target: { presentSeconds: TARGET_SECONDS, met: presentSeconds < TARGET_SECONDS },
     table: [
       { measure: 'empty database to /health answering', value: healthSeconds === null ? 'never' : `${healthSeconds.toFixed(1)} s` },
-      { measure: `empty database to the state status at the present (${BACKFILL_DAYS} days; target < ${TARGET_SECONDS} s)`, value: `${presentSeconds.toFixed(1)} s` },
+      {
+        measure: `empty database to the state status at the present (${BACKFILL_DAYS} days; target < ${TARGET_SECONDS} s)`,
+        value: `${presentSeconds.toFixed(1)} s`,
+      },
       { measure: 'fills and state updates stored by then', value: `${fills} fills, ${stateUpdates} state updates` },
       { measure: 'backfill fills/s (fills / time to the present)', value: backfillRate },
-      { measure: `fills-ingest alone, same run (${ingest.fills} fills: reader, parser, writer)`, value: `${ingest.fillsPerSecond} fills/s` },
+      {
+        measure: `fills-ingest alone, same run (${ingest.fills} fills: reader, parser, writer)`,
+        value: `${ingest.fillsPerSecond} fills/s`,
+      },
       { measure: 'backfill / fills-ingest', value: (backfillRate / ingest.fillsPerSecond).toFixed(3) },
-      { measure: 'CPU by then: service process (all threads) + its Postgres backends', value: `${cpu.serviceSeconds.toFixed(1)} s + ${cpu.postgresSeconds.toFixed(1)} s` },
+      {
+        measure: 'CPU by then: service process (all threads) + its Postgres backends',
+        value: `${cpu.serviceSeconds.toFixed(1)} s + ${cpu.postgresSeconds.toFixed(1)} s`,
+      },
       { measure: 'cores busy on average (CPU / time to the present)', value: (cpuSeconds / presentSeconds).toFixed(2) },
       { measure: 'least time on 2 fully busy cores (CPU / 2)', value: `${(cpuSeconds / 2).toFixed(1)} s` },
-      { measure: `then live at real time: service CPU (${LIVE_WINDOW_MS / 1000} s from ${SETTLE_MS / 1000} s after the present)`, value: `${liveCpuMsPerSecond} ms per second` },
+      {
+        measure: `then live at real time: service CPU (${LIVE_WINDOW_MS / 1000} s from ${SETTLE_MS / 1000} s after the present)`,
+        value: `${liveCpuMsPerSecond} ms per second`,
+      },
     ],
   };
 }

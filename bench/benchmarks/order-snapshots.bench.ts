@@ -1,6 +1,14 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '#database';
-import { type Fill, type NodeFillEvent, type NodeFillsBlock, type NodeOrderStatusesBlock, type NodeOrderStatusEvent, type Order, SeededRandom } from '#exchange';
+import {
+  type Fill,
+  type NodeFillEvent,
+  type NodeFillsBlock,
+  type NodeOrderStatusesBlock,
+  type NodeOrderStatusEvent,
+  type Order,
+  SeededRandom,
+} from '#exchange';
 import { OpenOrdersWriter, openMarketWriteContext, SNAPSHOT_INTERVAL_MS } from '#market';
 import { dropDatabase, median, progress, recreateDatabase } from '../support.js';
 
@@ -19,7 +27,28 @@ const BLOCKS_PER_PERIOD = 10;
 const SNAPSHOTS_30_DAYS = (30 * 24 * 3_600_000) / SNAPSHOT_INTERVAL_MS;
 const TARGET_RATIO = 0.15;
 const START = Date.UTC(2026, 0, 5);
-const COINS = ['BTC', 'ETH', 'SOL', 'HYPE', 'XRP', 'DOGE', 'SUI', 'AVAX', 'LINK', 'ARB', 'OP', 'WIF', 'kPEPE', 'ENA', 'TIA', 'xyz:TSLA', 'xyz:NVDA', 'ZEC', 'LTC', 'BNB'];
+const COINS = [
+  'BTC',
+  'ETH',
+  'SOL',
+  'HYPE',
+  'XRP',
+  'DOGE',
+  'SUI',
+  'AVAX',
+  'LINK',
+  'ARB',
+  'OP',
+  'WIF',
+  'kPEPE',
+  'ENA',
+  'TIA',
+  'xyz:TSLA',
+  'xyz:NVDA',
+  'ZEC',
+  'LTC',
+  'BNB',
+];
 const TRIGGER_TYPES = ['Stop Market', 'Stop Limit', 'Take Profit Market', 'Take Profit Limit'];
 
 interface Resting {
@@ -70,14 +99,39 @@ class OrderFlow {
   }
 
   private status(r: Resting, status: string, timeMs: number, index: number): NodeOrderStatusEvent {
-    return { index, time: nodeIso(timeMs), timeMs, user: r.user, hash: null, builder: r.builder, status, order: { ...r.order, sz: size(r.units) } };
+    return {
+      index,
+      time: nodeIso(timeMs),
+      timeMs,
+      user: r.user,
+      hash: null,
+      builder: r.builder,
+      status,
+      order: { ...r.order, sz: size(r.units) },
+    };
   }
 
   private fill(r: Resting, units: number, timeMs: number, index: number): NodeFillEvent {
     const fill: Fill = {
-      coin: r.order.coin, px: r.order.limitPx, sz: size(units), side: r.order.side, time: timeMs, startPosition: '0.0', dir: 'Open Long',
-      closedPnl: '0.0', hash: `0x${'0'.repeat(64)}`, oid: r.order.oid, crossed: false, fee: '0.0', tid: this.tid++, cloid: null,
-      feeToken: 'USDC', twapId: null, builder: null, builderFee: null, liquidation: null,
+      coin: r.order.coin,
+      px: r.order.limitPx,
+      sz: size(units),
+      side: r.order.side,
+      time: timeMs,
+      startPosition: '0.0',
+      dir: 'Open Long',
+      closedPnl: '0.0',
+      hash: `0x${'0'.repeat(64)}`,
+      oid: r.order.oid,
+      crossed: false,
+      fee: '0.0',
+      tid: this.tid++,
+      cloid: null,
+      feeToken: 'USDC',
+      twapId: null,
+      builder: null,
+      builderFee: null,
+      liquidation: null,
     };
     return { index, address: r.user, fill };
   }
@@ -119,9 +173,17 @@ class OrderFlow {
     const blocks: Array<NodeOrderStatusesBlock | NodeFillsBlock> = [];
     for (let b = 0; b < BLOCKS_PER_PERIOD; b++) {
       const timeMs = startMs + 1_000 + b * (SNAPSHOT_INTERVAL_MS / BLOCKS_PER_PERIOD);
-      const header = { blockNumber: ++this.blockNumber, blockTime: nodeIso(timeMs), blockTimeMs: timeMs, localTime: nodeIso(timeMs), localTimeMs: timeMs };
+      const header = {
+        blockNumber: ++this.blockNumber,
+        blockTime: nodeIso(timeMs),
+        blockTimeMs: timeMs,
+        localTime: nodeIso(timeMs),
+        localTimeMs: timeMs,
+      };
       const share = <T>(all: Array<(t: number, i: number) => T>) =>
-        all.slice(Math.floor((b * all.length) / BLOCKS_PER_PERIOD), Math.floor(((b + 1) * all.length) / BLOCKS_PER_PERIOD)).map((make, i) => make(timeMs, i));
+        all
+          .slice(Math.floor((b * all.length) / BLOCKS_PER_PERIOD), Math.floor(((b + 1) * all.length) / BLOCKS_PER_PERIOD))
+          .map((make, i) => make(timeMs, i));
       // Both streams have a line in every block, so each batch brings both up to its last block.
       blocks.push({ stream: 'node_fills_by_block', ...header, events: share(fills) });
       blocks.push({ stream: 'node_order_statuses_by_block', ...header, events: share(statuses) });
@@ -135,7 +197,8 @@ const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
 
 export async function orderSnapshotsBenchmark() {
   const periods = Math.round((DAYS * 24 * 3_600_000) / SNAPSHOT_INTERVAL_MS);
-  if (!(periods >= 2) || !(FULL_SNAPSHOTS >= 1)) throw new Error('BENCH_ORDER_DAYS must give 2 snapshots or more (0.01 d) and BENCH_FULL_SNAPSHOTS be 1 or more');
+  if (!(periods >= 2) || !(FULL_SNAPSHOTS >= 1))
+    throw new Error('BENCH_ORDER_DAYS must give 2 snapshots or more (0.01 d) and BENCH_FULL_SNAPSHOTS be 1 or more');
   await recreateDatabase(DATABASE_URL);
   await runMigrations(DATABASE_URL);
   const dataSource = new DataSource(dataSourceOptions(DATABASE_URL));
@@ -168,7 +231,9 @@ export async function orderSnapshotsBenchmark() {
     await dataSource.query(`VACUUM ANALYZE open_order_intervals_current, open_order_intervals_closed`);
     // The current versions (one per open order) are a fixed cost; the closed versions grow with time.
     const measure = async (partition: string): Promise<{ rows: number; bytes: number }> => {
-      const [r] = await dataSource.query(`SELECT count(*)::bigint AS rows, pg_total_relation_size('${partition}')::bigint AS bytes FROM ${partition}`);
+      const [r] = await dataSource.query(
+        `SELECT count(*)::bigint AS rows, pg_total_relation_size('${partition}')::bigint AS bytes FROM ${partition}`,
+      );
       return { rows: Number(r.rows), bytes: Number(r.bytes) };
     };
     const current = await measure('open_order_intervals_current');
@@ -186,11 +251,16 @@ export async function orderSnapshotsBenchmark() {
     progress(`storing ${FULL_SNAPSHOTS} snapshots in full`);
     const columns = `oid, height, timestamp, builder_fee, is_trigger, is_position_tpsl, reduce_only, side, address, coin, limit_px, sz, orig_sz,
                      trigger_condition, trigger_px, order_type, tif, cloid, builder, children`;
-    await dataSource.query(`CREATE TABLE full_order_snapshots AS SELECT valid_from AS snapshot_ts, ${columns} FROM open_order_intervals WITH NO DATA`);
+    await dataSource.query(
+      `CREATE TABLE full_order_snapshots AS SELECT valid_from AS snapshot_ts, ${columns} FROM open_order_intervals WITH NO DATA`,
+    );
     await dataSource.query(`ALTER TABLE full_order_snapshots ADD PRIMARY KEY (snapshot_ts, address, oid)`);
     await dataSource.query(`CREATE INDEX ON full_order_snapshots (snapshot_ts, coin, address, oid)`);
     await dataSource.query(`CREATE INDEX ON full_order_snapshots (snapshot_ts, oid)`);
-    const times: Array<{ snapshot_ts: Date }> = await dataSource.query(`SELECT snapshot_ts FROM open_order_snapshots ORDER BY snapshot_ts DESC LIMIT $1`, [FULL_SNAPSHOTS]);
+    const times: Array<{ snapshot_ts: Date }> = await dataSource.query(
+      `SELECT snapshot_ts FROM open_order_snapshots ORDER BY snapshot_ts DESC LIMIT $1`,
+      [FULL_SNAPSHOTS],
+    );
     for (const { snapshot_ts } of times.reverse()) {
       await dataSource.query(
         `INSERT INTO full_order_snapshots (snapshot_ts, ${columns})
@@ -200,7 +270,9 @@ export async function orderSnapshotsBenchmark() {
       );
     }
     await dataSource.query(`VACUUM ANALYZE full_order_snapshots`);
-    const [full] = await dataSource.query(`SELECT count(*)::bigint AS rows, pg_total_relation_size('full_order_snapshots')::bigint AS bytes FROM full_order_snapshots`);
+    const [full] = await dataSource.query(
+      `SELECT count(*)::bigint AS rows, pg_total_relation_size('full_order_snapshots')::bigint AS bytes FROM full_order_snapshots`,
+    );
     const fullBytesPerSnapshot = Number(full.bytes) / times.length;
     const fullBytes30 = fullBytesPerSnapshot * SNAPSHOTS_30_DAYS;
     const ratio = bytes30 / fullBytes30;
@@ -208,7 +280,13 @@ export async function orderSnapshotsBenchmark() {
 
     return {
       name: 'order-snapshots',
-      settings: { days: DAYS, openOrders: OPEN_ORDERS, churnPer5Minutes: CHURN, fullSnapshots: times.length, snapshots30Days: SNAPSHOTS_30_DAYS },
+      settings: {
+        days: DAYS,
+        openOrders: OPEN_ORDERS,
+        churnPer5Minutes: CHURN,
+        fullSnapshots: times.length,
+        snapshots30Days: SNAPSHOTS_30_DAYS,
+      },
       ratio,
       passed: ratio < TARGET_RATIO,
       table: [

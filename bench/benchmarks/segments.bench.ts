@@ -36,18 +36,27 @@ export async function segmentsBenchmark() {
     // Rounds interleave the three servers so drift on the machine hits all of them alike.
     for (let round = 1; round <= ROUNDS; round++) {
       for (const server of SERVERS) {
-        const result = checked(server.id, await load(url(server), { connections: CONNECTIONS, seconds: SECONDS, headers: headersOf(server) }));
+        const result = checked(
+          server.id,
+          await load(url(server), { connections: CONNECTIONS, seconds: SECONDS, headers: headersOf(server) }),
+        );
         runs[server.id].push(result);
-        progress(`round ${round}/${ROUNDS} ${server.id}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
+        progress(
+          `round ${round}/${ROUNDS} ${server.id}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`,
+        );
       }
       // a and b loaded at the same time on the same core: the scheduler shares the core between
       // them, so whatever the machine loses meanwhile (steal time) both lose alike and their
       // req/s ratio is the ratio of their CPU cost per request.
       const [a, b] = await Promise.all(
-        [SERVERS[0], SERVERS[1]].map((server) => load(url(server), { connections: CONNECTIONS, seconds: SECONDS, headers: headersOf(server) })),
+        [SERVERS[0], SERVERS[1]].map((server) =>
+          load(url(server), { connections: CONNECTIONS, seconds: SECONDS, headers: headersOf(server) }),
+        ),
       );
       sideBySide.push({ a: checked('a', a), b: checked('b', b) });
-      progress(`round ${round}/${ROUNDS} a and b side by side: ${Math.round(a.requestsPerSecond)} and ${Math.round(b.requestsPerSecond)} req/s, a/b ${(a.requestsPerSecond / b.requestsPerSecond).toFixed(3)}`);
+      progress(
+        `round ${round}/${ROUNDS} a and b side by side: ${Math.round(a.requestsPerSecond)} and ${Math.round(b.requestsPerSecond)} req/s, a/b ${(a.requestsPerSecond / b.requestsPerSecond).toFixed(3)}`,
+      );
     }
   } finally {
     for (const child of children) await stopServer(child);
@@ -72,7 +81,13 @@ export async function segmentsBenchmark() {
   const ratioAC = median(roundRatios('a', 'c'));
   return {
     name: 'segments',
-    settings: { connections: CONNECTIONS, secondsPerRun: SECONDS, rounds: ROUNDS, path: PATH, statistic: 'req/s: median of rounds; ratios: median of per-round ratios' },
+    settings: {
+      connections: CONNECTIONS,
+      secondsPerRun: SECONDS,
+      rounds: ROUNDS,
+      path: PATH,
+      statistic: 'req/s: median of rounds; ratios: median of per-round ratios',
+    },
     servers: summary,
     ratios: {
       aOverB: Number(ratioAB.toFixed(3)),
@@ -86,7 +101,12 @@ export async function segmentsBenchmark() {
     target: { aOverB: 0.8, metBackToBack: ratioAB >= 0.8, metSideBySide: ratioABSideBySide >= 0.8 },
     runs: { ...runs, sideBySide },
     table: [
-      ...SERVERS.map((s) => ({ server: `(${s.id}) ${s.label}`, 'req/s': summary[s.id].requestsPerSecond, 'p50 ms': summary[s.id].p50Ms, 'p99 ms': summary[s.id].p99Ms })),
+      ...SERVERS.map((s) => ({
+        server: `(${s.id}) ${s.label}`,
+        'req/s': summary[s.id].requestsPerSecond,
+        'p50 ms': summary[s.id].p50Ms,
+        'p99 ms': summary[s.id].p99Ms,
+      })),
       { server: 'a/b back to back, median of rounds (target >= 0.8)', 'req/s': ratioAB.toFixed(3), 'p50 ms': '', 'p99 ms': '' },
       { server: 'a/b side by side, median of rounds (target >= 0.8)', 'req/s': ratioABSideBySide.toFixed(3), 'p50 ms': '', 'p99 ms': '' },
       { server: 'a/c, median of rounds', 'req/s': ratioAC.toFixed(3), 'p50 ms': '', 'p99 ms': '' },

@@ -53,7 +53,11 @@ export async function simulatorBenchmark() {
     if ((until - START) % (6 * 3_600_000) === 0) progress(`${(until - START) / 3_600_000} h, ${(cpuMicros / 1e6).toFixed(1)} s CPU`);
   }
   const wallSeconds = (performance.now() - wallStarted) / 1000;
-  const output: OutputHashes = { hours: HOURS, files: Object.fromEntries([...files].map(([path, hash]) => [path, hash.digest('hex')])), states };
+  const output: OutputHashes = {
+    hours: HOURS,
+    files: Object.fromEntries([...files].map(([path, hash]) => [path, hash.digest('hex')])),
+    states,
+  };
   if (RECORD) writeFileSync(RECORD_FILE, `${JSON.stringify(output, null, 2)}\n`);
   return {
     name: 'simulator',
@@ -80,7 +84,9 @@ function compareWithRecord(output: OutputHashes): string {
     const hour = hourlyFileStart(path);
     return hour < START + hours * 3_600_000 && recorded.files[path] !== hash;
   });
-  const statesDiffering = Object.entries(output.states).filter(([end, hash]) => Number(end) <= Number(last) && recorded.states[end] !== hash);
+  const statesDiffering = Object.entries(output.states).filter(
+    ([end, hash]) => Number(end) <= Number(last) && recorded.states[end] !== hash,
+  );
   const compared = Object.keys(output.files).filter((path) => hourlyFileStart(path) < START + hours * 3_600_000).length;
   if (filesDiffering.length || statesDiffering.length) {
     return `DIFFERS: ${filesDiffering.map(([p]) => p).join(', ')} ${statesDiffering.map(([e]) => new Date(Number(e)).toISOString()).join(', ')}`;

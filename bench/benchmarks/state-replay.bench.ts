@@ -48,8 +48,15 @@ async function digests(dataSource: DataSource): Promise<Record<string, string>> 
   );
   const result: Record<string, string> = {};
   for (const { name } of tables) {
-    const rows: Array<{ row: string }> = await dataSource.query(`SELECT (to_jsonb(t) - $1::text[])::text AS row FROM "${name}" t ORDER BY 1`, [NOT_DATA_COLUMNS]);
-    if (rows.length > 0) result[name] = `${rows.length} rows ${createHash('sha256').update(rows.map((r) => r.row).join('\n')).digest('hex').slice(0, 16)}`;
+    const rows: Array<{ row: string }> = await dataSource.query(
+      `SELECT (to_jsonb(t) - $1::text[])::text AS row FROM "${name}" t ORDER BY 1`,
+      [NOT_DATA_COLUMNS],
+    );
+    if (rows.length > 0)
+      result[name] = `${rows.length} rows ${createHash('sha256')
+        .update(rows.map((r) => r.row).join('\n'))
+        .digest('hex')
+        .slice(0, 16)}`;
   }
   return result;
 }
@@ -116,7 +123,10 @@ export async function stateReplayBenchmark() {
     grouped: { totalMs: grouped.totalMs, steps: grouped.steps },
     tables: single.tables,
     table: [
-      { measure: `${updates.length} state updates (${SETTINGS.wallets} wallets, ${DAYS} days), each on its own`, value: each(single.totalMs) },
+      {
+        measure: `${updates.length} state updates (${SETTINGS.wallets} wallets, ${DAYS} days), each on its own`,
+        value: each(single.totalMs),
+      },
       { measure: `the same, in groups of ${CATCH_UP_STATE_GROUP}`, value: each(grouped.totalMs) },
       { measure: 'grouped / single', value: (grouped.totalMs / single.totalMs).toFixed(3) },
       ...Object.entries(single.steps).map(([step, ms]) => ({ measure: `single step: ${step}`, value: `${ms} ms` })),

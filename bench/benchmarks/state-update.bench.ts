@@ -112,7 +112,9 @@ export async function stateUpdateBenchmark() {
         'target s': 20,
         'peak RSS MB': peakRssMb,
         'target MB': 1024,
-        'ms per step': Object.entries(applied.timings).map(([step, ms]) => `${step} ${ms}`).join(', '),
+        'ms per step': Object.entries(applied.timings)
+          .map(([step, ms]) => `${step} ${ms}`)
+          .join(', '),
       });
     }
   } finally {

@@ -53,8 +53,33 @@ describe('node_fills_by_block generator', () => {
       expect([taker.fill.crossed, maker.fill.crossed]).toEqual([true, false]);
       expect(new Set([taker.fill.side, maker.fill.side])).toEqual(new Set(['A', 'B']));
       expect(taker.address).not.toBe(maker.address);
-      expect({ ...maker.fill, side: '', oid: 0, crossed: false, fee: '', cloid: null, startPosition: '', dir: '', closedPnl: '', twapId: null, builder: null, builderFee: null })
-        .toEqual({ ...taker.fill, side: '', oid: 0, crossed: false, fee: '', cloid: null, startPosition: '', dir: '', closedPnl: '', twapId: null, builder: null, builderFee: null });
+      expect({
+        ...maker.fill,
+        side: '',
+        oid: 0,
+        crossed: false,
+        fee: '',
+        cloid: null,
+        startPosition: '',
+        dir: '',
+        closedPnl: '',
+        twapId: null,
+        builder: null,
+        builderFee: null,
+      }).toEqual({
+        ...taker.fill,
+        side: '',
+        oid: 0,
+        crossed: false,
+        fee: '',
+        cloid: null,
+        startPosition: '',
+        dir: '',
+        closedPnl: '',
+        twapId: null,
+        builder: null,
+        builderFee: null,
+      });
       expect(maker.fill.builder).toBeNull();
       expect(maker.fill.twapId).toBeNull();
       if (taker.fill.liquidation !== null) expect(taker.fill.liquidation.liquidatedUser).toBe(taker.address);
@@ -77,11 +102,18 @@ describe('node_fills_by_block generator', () => {
       expect(start.eq(ends.get(key) ?? 0)).toBe(true);
       const end = fill.side === 'B' ? start.plus(fill.sz) : start.minus(fill.sz);
       ends.set(key, end);
-      const expected = start.eq(0) || start.gt(0) === (fill.side === 'B')
-        ? (fill.side === 'B' ? 'Open Long' : 'Open Short')
-        : end.eq(0) || end.gt(0) === start.gt(0)
-          ? (start.gt(0) ? 'Close Long' : 'Close Short')
-          : (start.gt(0) ? 'Long > Short' : 'Short > Long');
+      const expected =
+        start.eq(0) || start.gt(0) === (fill.side === 'B')
+          ? fill.side === 'B'
+            ? 'Open Long'
+            : 'Open Short'
+          : end.eq(0) || end.gt(0) === start.gt(0)
+            ? start.gt(0)
+              ? 'Close Long'
+              : 'Close Short'
+            : start.gt(0)
+              ? 'Long > Short'
+              : 'Short > Long';
       expect(fill.dir).toBe(expected);
       if (fill.dir.startsWith('Open')) expect(fill.closedPnl).toBe('0.0');
     }

@@ -45,13 +45,94 @@ const BUILDERS = 24;
 
 // Real perp names and HIP-3 `dex:SYMBOL` markets, so coin strings have the lengths and shapes of mainnet's.
 const COINS = [
-  'BTC', 'ETH', 'SOL', 'HYPE', 'XRP', 'DOGE', 'SUI', 'ENA', 'AVAX', 'LINK', 'BNB', 'LTC', 'ADA', 'TRX', 'WIF', 'kPEPE',
-  'FARTCOIN', 'PUMP', 'AAVE', 'TAO', 'ARB', 'OP', 'APT', 'NEAR', 'TIA', 'SEI', 'INJ', 'JUP', 'ONDO', 'WLD', 'PENGU',
-  'kBONK', 'TRUMP', 'VIRTUAL', 'AI16Z', 'POPCAT', 'MKR', 'UNI', 'CRV', 'LDO', 'PENDLE', 'ZRO', 'EIGEN', 'ETHFI',
-  'BERA', 'IP', 'KAITO', 'S', 'XLM', 'HBAR', 'DOT', 'BCH', 'FIL', 'ATOM', 'ETC', 'ZEC', 'XMR', 'TON', 'RENDER', 'FET',
-  'GRASS', 'MOVE', 'ME', 'USUAL', 'HYPER', 'LAYER', 'PAXG', 'SPX', 'MOODENG', 'GOAT', 'BRETT', 'NOT', 'STX', 'ORDI',
-  'xyz:TSLA', 'xyz:NVDA', 'xyz:AAPL', 'xyz:GOLD', 'xyz:XYZ100', 'xyz:MSFT', 'xyz:META', 'xyz:AMZN', 'flx:SILVER',
-  'flx:OIL', 'vntl:SPACEX', 'vntl:OPENAI', 'km:US500', 'cash:USA500',
+  'BTC',
+  'ETH',
+  'SOL',
+  'HYPE',
+  'XRP',
+  'DOGE',
+  'SUI',
+  'ENA',
+  'AVAX',
+  'LINK',
+  'BNB',
+  'LTC',
+  'ADA',
+  'TRX',
+  'WIF',
+  'kPEPE',
+  'FARTCOIN',
+  'PUMP',
+  'AAVE',
+  'TAO',
+  'ARB',
+  'OP',
+  'APT',
+  'NEAR',
+  'TIA',
+  'SEI',
+  'INJ',
+  'JUP',
+  'ONDO',
+  'WLD',
+  'PENGU',
+  'kBONK',
+  'TRUMP',
+  'VIRTUAL',
+  'AI16Z',
+  'POPCAT',
+  'MKR',
+  'UNI',
+  'CRV',
+  'LDO',
+  'PENDLE',
+  'ZRO',
+  'EIGEN',
+  'ETHFI',
+  'BERA',
+  'IP',
+  'KAITO',
+  'S',
+  'XLM',
+  'HBAR',
+  'DOT',
+  'BCH',
+  'FIL',
+  'ATOM',
+  'ETC',
+  'ZEC',
+  'XMR',
+  'TON',
+  'RENDER',
+  'FET',
+  'GRASS',
+  'MOVE',
+  'ME',
+  'USUAL',
+  'HYPER',
+  'LAYER',
+  'PAXG',
+  'SPX',
+  'MOODENG',
+  'GOAT',
+  'BRETT',
+  'NOT',
+  'STX',
+  'ORDI',
+  'xyz:TSLA',
+  'xyz:NVDA',
+  'xyz:AAPL',
+  'xyz:GOLD',
+  'xyz:XYZ100',
+  'xyz:MSFT',
+  'xyz:META',
+  'xyz:AMZN',
+  'flx:SILVER',
+  'flx:OIL',
+  'vntl:SPACEX',
+  'vntl:OPENAI',
+  'km:US500',
+  'cash:USA500',
 ];
 
 interface Market {
@@ -66,7 +147,10 @@ interface Market {
 
 /** Where the generated directory for these settings is kept between runs. */
 export function cachedDirectoryPath(settings: NodeFillsSettings): string {
-  const key = createHash('sha256').update(JSON.stringify({ GENERATOR_VERSION, ...settings })).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(JSON.stringify({ GENERATOR_VERSION, ...settings }))
+    .digest('hex')
+    .slice(0, 16);
   return join(tmpdir(), `tidewatch-bench-fills-${key}`);
 }
 
@@ -177,16 +261,26 @@ export function* nodeFillsLines(settings: NodeFillsSettings): Generator<NodeFill
       if (maker === taker) maker = (maker + 1) % settings.wallets;
       const takerSide = random.chance(0.5) ? 'B' : 'A';
       const isTwap = random.chance(0.03);
-      const liquidation = !isTwap && random.chance(0.004)
-        ? { liquidatedUser: wallets[taker]!, markPx: decimal(Math.max(1, market.ticks + random.int(-3, 3)), market.pxDecimals), method: random.chance(0.9) ? 'market' : 'backstop' }
-        : null;
+      const liquidation =
+        !isTwap && random.chance(0.004)
+          ? {
+              liquidatedUser: wallets[taker]!,
+              markPx: decimal(Math.max(1, market.ticks + random.int(-3, 3)), market.pxDecimals),
+              method: random.chance(0.9) ? 'market' : 'backstop',
+            }
+          : null;
       const builder = !isTwap && random.chance(0.15) ? builders[Math.floor(builders.length * random.next() ** 2)]! : null;
       const builderFeeMicros = builder === null ? 0 : Math.max(1, Math.round(notional * 100));
       const hash = isTwap ? ZERO_HASH : `0x${random.hex(64)}`;
       const tid = tradeId(++trade);
       const sides = [
         { wallet: taker, side: takerSide, crossed: true, feeMicros: Math.round(notional * 450) + builderFeeMicros },
-        { wallet: maker, side: takerSide === 'B' ? 'A' : 'B', crossed: false, feeMicros: random.chance(0.2) ? -Math.round(notional * 20) : Math.round(notional * 150) },
+        {
+          wallet: maker,
+          side: takerSide === 'B' ? 'A' : 'B',
+          crossed: false,
+          feeMicros: random.chance(0.2) ? -Math.round(notional * 20) : Math.round(notional * 150),
+        },
       ];
       for (const s of sides) {
         const key = s.wallet * 256 + market.index;
@@ -196,7 +290,10 @@ export function* nodeFillsLines(settings: NodeFillsSettings): Generator<NodeFill
         const end = start + signed;
         if (end === 0) positions.delete(key);
         else positions.set(key, end);
-        const pnlMicros = closing === 0 ? 0 : Math.round(((market.ticks * closing) / 10 ** (market.pxDecimals + market.szDecimals)) * random.between(-0.03, 0.03) * 1e6);
+        const pnlMicros =
+          closing === 0
+            ? 0
+            : Math.round(((market.ticks * closing) / 10 ** (market.pxDecimals + market.szDecimals)) * random.between(-0.03, 0.03) * 1e6);
         const fill: Record<string, unknown> = {
           coin: market.coin,
           px: decimal(market.ticks, market.pxDecimals),
@@ -223,7 +320,12 @@ export function* nodeFillsLines(settings: NodeFillsSettings): Generator<NodeFill
         events.push([wallets[s.wallet]!, fill]);
       }
     }
-    const line = JSON.stringify({ local_time: nodeTime(timeMs + random.int(150, 600), random), block_time: blockTime, block_number: blockNumber, events });
+    const line = JSON.stringify({
+      local_time: nodeTime(timeMs + random.int(150, 600), random),
+      block_time: blockTime,
+      block_number: blockNumber,
+      events,
+    });
     yield { line, blockTimeMs: timeMs, blockNumber, fills: events.length };
     written += events.length;
     blockNumber++;

@@ -77,7 +77,11 @@ describe('npm run cli -- alerts test-endpoint', () => {
   const loopbackOn = { WEBHOOK_ALLOW_LOOPBACK: 'true' };
 
   async function endpoint(url: string, secretKey: string | null): Promise<number> {
-    const { rows } = await db.query('INSERT INTO webhook_endpoints (consumer_id, url, secret_key) VALUES ($1, $2, $3) RETURNING id', [consumerId, url, secretKey]);
+    const { rows } = await db.query('INSERT INTO webhook_endpoints (consumer_id, url, secret_key) VALUES ($1, $2, $3) RETURNING id', [
+      consumerId,
+      url,
+      secretKey,
+    ]);
     return rows[0].id;
   }
 
@@ -100,14 +104,26 @@ describe('npm run cli -- alerts test-endpoint', () => {
     const result = await cli(loopbackOn, 'alerts', 'test-endpoint', String(id));
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(report).toEqual({ endpointId: id, url, deliveryId: expect.stringMatching(/^[0-9a-f]{64}$/), outcome: 'delivered', statusCode: 200, durationMs: expect.any(Number), error: null });
+    expect(report).toEqual({
+      endpointId: id,
+      url,
+      deliveryId: expect.stringMatching(/^[0-9a-f]{64}$/),
+      outcome: 'delivered',
+      statusCode: 200,
+      durationMs: expect.any(Number),
+      error: null,
+    });
     expect(Object.keys(report)).toEqual(['endpointId', 'url', 'deliveryId', 'outcome', 'statusCode', 'durationMs', 'error']);
     await receiver.waitFor(new RegExp(`test ${report.deliveryId}`));
     expect(receiver.handled()).toEqual([`test ${report.deliveryId}`]);
 
-    const counts = await db.query(`SELECT (SELECT count(*)::int FROM webhook_deliveries) AS deliveries, (SELECT count(*)::int FROM webhook_delivery_attempts) AS attempts`);
+    const counts = await db.query(
+      `SELECT (SELECT count(*)::int FROM webhook_deliveries) AS deliveries, (SELECT count(*)::int FROM webhook_delivery_attempts) AS attempts`,
+    );
     expect(counts.rows).toEqual([{ deliveries: 0, attempts: 0 }]);
-    const health = await db.query('SELECT consecutive_failures, last_success_at, last_failure_at FROM webhook_endpoints WHERE id = $1', [id]);
+    const health = await db.query('SELECT consecutive_failures, last_success_at, last_failure_at FROM webhook_endpoints WHERE id = $1', [
+      id,
+    ]);
     expect(health.rows).toEqual([{ consecutive_failures: 0, last_success_at: null, last_failure_at: null }]);
   });
 
@@ -162,11 +178,20 @@ describe('npm run cli -- alerts test-endpoint', () => {
     const id = await endpoint(`http://127.0.0.1:${port}/`, SECRET);
     const result = await cli({ WEBHOOK_ALLOW_LOOPBACK: 'false' }, 'alerts', 'test-endpoint', '--endpoint', String(id));
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toMatchObject({ endpointId: id, outcome: 'permanent', statusCode: null, error: 'refused: http is not allowed, only https' });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      endpointId: id,
+      outcome: 'permanent',
+      statusCode: null,
+      error: 'refused: http is not allowed, only https',
+    });
     const https = await endpoint(`https://127.0.0.1:${port}/`, SECRET);
     const literal = await cli({ WEBHOOK_ALLOW_LOOPBACK: 'false' }, 'alerts', 'test-endpoint', '--endpoint', String(https));
     expect(literal.code).toBe(1);
-    expect(JSON.parse(literal.stdout)).toMatchObject({ outcome: 'permanent', statusCode: null, error: 'refused: loopback address 127.0.0.1' });
+    expect(JSON.parse(literal.stdout)).toMatchObject({
+      outcome: 'permanent',
+      statusCode: null,
+      error: 'refused: loopback address 127.0.0.1',
+    });
   });
 
   it('answers an unknown endpoint with exit code 1, and a missing, doubled or malformed id with the usage', async () => {
@@ -199,10 +224,29 @@ describe('the receiver example of docs/webhooks.md', () => {
   afterAll(() => receiver.stop());
 
   const signed = (deliveryId: string) => {
-    const body = buildDeliveryBody({ deliveryId, consumerId: 1, webhookEndpointId: 2, eventId: 3, eventType: 'ledger_update', occurredAtMs: Date.UTC(2026, 10, 25), payloadJson: '{"amount":"2500.0","type":"deposit"}' });
-    return { body, headers: deliveryHeaders({ deliveryId, eventId: 3, eventType: 'ledger_update', body, secretKey: SECRET, timestampSec: 1_795_000_000 }) };
+    const body = buildDeliveryBody({
+      deliveryId,
+      consumerId: 1,
+      webhookEndpointId: 2,
+      eventId: 3,
+      eventType: 'ledger_update',
+      occurredAtMs: Date.UTC(2026, 10, 25),
+      payloadJson: '{"amount":"2500.0","type":"deposit"}',
+    });
+    return {
+      body,
+      headers: deliveryHeaders({
+        deliveryId,
+        eventId: 3,
+        eventType: 'ledger_update',
+        body,
+        secretKey: SECRET,
+        timestampSec: 1_795_000_000,
+      }),
+    };
   };
-  const post = (body: string, headers: Record<string, string>) => fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers }).then((res) => res.status);
+  const post = (body: string, headers: Record<string, string>) =>
+    fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers }).then((res) => res.status);
 
   it('is the example the README shows, word for word', () => {
     const example = (text: string, heading: string) => /```js\n([\s\S]*?)```/.exec(text.slice(text.indexOf(heading)))?.[1];
@@ -227,7 +271,14 @@ describe('the receiver example of docs/webhooks.md', () => {
     expect(await post(body.replace('2500.0', '2500.00'), headers)).toBe(401);
     const { 'x-webhook-signature': _dropped, ...unsigned } = headers;
     expect(await post(body, unsigned)).toBe(401);
-    const forged = deliveryHeaders({ deliveryId: 'c'.repeat(64), eventId: 3, eventType: 'ledger_update', body, secretKey: 'guessed', timestampSec: 1_795_000_000 });
+    const forged = deliveryHeaders({
+      deliveryId: 'c'.repeat(64),
+      eventId: 3,
+      eventType: 'ledger_update',
+      body,
+      secretKey: 'guessed',
+      timestampSec: 1_795_000_000,
+    });
     expect(await post(body, forged)).toBe(401);
     // Not JSON at all, and unsigned: refused by the signature check, so the example never tries to parse it.
     expect(await post('not json', {})).toBe(401);

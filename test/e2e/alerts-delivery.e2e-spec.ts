@@ -31,7 +31,13 @@ describe('alerts end to end: blocks -> ingestor -> outbox -> dispatcher -> recei
     dir = await NodeDataDir.create();
     api = await ApiHarness.start({
       // A state source that answers nothing: these tests are about fills, and no state update is wanted.
-      env: { EXCHANGE_SOURCE: 'node', HL_NODE_DATA_DIR: dir.root, HL_INFO_URL: 'http://127.0.0.1:9/info', WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '1000' },
+      env: {
+        EXCHANGE_SOURCE: 'node',
+        HL_NODE_DATA_DIR: dir.root,
+        HL_INFO_URL: 'http://127.0.0.1:9/info',
+        WEBHOOK_ALLOW_LOOPBACK: 'true',
+        WEBHOOK_TIMEOUT_MS: '1000',
+      },
     });
     ingestor = await createIngestorApp();
     dispatcher = await createDispatcherApp();
@@ -55,7 +61,11 @@ describe('alerts end to end: blocks -> ingestor -> outbox -> dispatcher -> recei
     const time = nodeTime(timeMs, 123_456);
     const d = new Date(timeMs);
     const file = `${d.toISOString().slice(0, 10).replaceAll('-', '')}/${d.getUTCHours()}`;
-    await dir.append('node_fills_by_block', file, `${JSON.stringify({ local_time: time, block_time: time, block_number: blockNumber, events })}\n`);
+    await dir.append(
+      'node_fills_by_block',
+      file,
+      `${JSON.stringify({ local_time: time, block_time: time, block_number: blockNumber, events })}\n`,
+    );
     return { blockNumber, blockTime: time };
   }
 
@@ -65,15 +75,25 @@ describe('alerts end to end: blocks -> ingestor -> outbox -> dispatcher -> recei
 
   async function subscriber(path: string, rule: Record<string, unknown>, options: { secretKey?: string; usageLimit?: number } = {}) {
     const { consumerId, token } = await api.createConsumer({ name: path, usageLimit: options.usageLimit });
-    const endpoint = await api.http.post('/events/endpoints').set('Authorization', `Bearer ${token}`).send({ url: receiver.url(path), ...(options.secretKey ? { secretKey: options.secretKey } : {}) });
+    const endpoint = await api.http
+      .post('/events/endpoints')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ url: receiver.url(path), ...(options.secretKey ? { secretKey: options.secretKey } : {}) });
     expect(endpoint.status).toBe(201);
-    const created = await api.http.post('/events').set('Authorization', `Bearer ${token}`).send({ ...rule, webhookEndpointId: endpoint.body.data.id });
+    const created = await api.http
+      .post('/events')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ ...rule, webhookEndpointId: endpoint.body.data.id });
     expect(created.status).toBe(201);
     return { consumerId, token, endpointId: endpoint.body.data.id as number, ruleId: created.body.data.id as number };
   }
 
   async function deliveryRow(deliveryId: string) {
-    return (await db.query(`SELECT status, held_reason, attempt_count, usage_charged FROM webhook_deliveries WHERE delivery_id = $1`, [deliveryId])).rows[0];
+    return (
+      await db.query(`SELECT status, held_reason, attempt_count, usage_charged FROM webhook_deliveries WHERE delivery_id = $1`, [
+        deliveryId,
+      ])
+    ).rows[0];
   }
 
   async function waitForRow(deliveryId: string, status: string, timeoutMs = 20_000) {
@@ -87,13 +107,21 @@ describe('alerts end to end: blocks -> ingestor -> outbox -> dispatcher -> recei
   }
 
   async function attempts(deliveryId: string) {
-    return (await db.query(`SELECT attempt, status_code, outcome, error FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId])).rows;
+    return (
+      await db.query(`SELECT attempt, status_code, outcome, error FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [
+        deliveryId,
+      ])
+    ).rows;
   }
 
   it('delivers a position_activity match with the exact envelope, headers and both signatures, and charges one usage token', async () => {
     const wallet = address(0xa11ce);
     const secret = 'receiver-secret-0123';
-    const sub = await subscriber('/exact', { eventType: 'position_activity', addresses: [wallet.toUpperCase().replace('0X', '0x')], filters: { coin: ['BTC'] } }, { secretKey: secret });
+    const sub = await subscriber(
+      '/exact',
+      { eventType: 'position_activity', addresses: [wallet.toUpperCase().replace('0X', '0x')], filters: { coin: ['BTC'] } },
+      { secretKey: secret },
+    );
     const t = Date.now();
     const f1 = fill('BTC', '97000.5', '0.1', t - 2, { startPosition: '0', dir: 'Open Long' });
     const f2 = fill('BTC', '97001', '0.25', t - 1, { startPosition: '0.1', dir: 'Open Long', side: 'B' });
@@ -138,10 +166,26 @@ describe('alerts end to end: blocks -> ingestor -> outbox -> dispatcher -> recei
       eventId: sub.ruleId,
       eventType: 'position_activity',
       occurredAt: new Date(f2.time).toISOString(),
-      data: { address: wallet, coin: 'BTC', fillCount: 2, liquidationCount: 0, firstFillAt: f1.time, lastFillAt: f2.time, fills: [payloadFill(f1), payloadFill(f2)] },
+      data: {
+        address: wallet,
+        coin: 'BTC',
+        fillCount: 2,
+        liquidationCount: 0,
+        firstFillAt: f1.time,
+        lastFillAt: f2.time,
+        fills: [payloadFill(f1), payloadFill(f2)],
+      },
     });
     // The envelope's key order is the contract's.
-    expect(Object.keys(JSON.parse(got!.raw))).toEqual(['deliveryId', 'consumerId', 'webhookEndpointId', 'eventId', 'eventType', 'occurredAt', 'data']);
+    expect(Object.keys(JSON.parse(got!.raw))).toEqual([
+      'deliveryId',
+      'consumerId',
+      'webhookEndpointId',
+      'eventId',
+      'eventType',
+      'occurredAt',
+      'data',
+    ]);
     const h = got!.headers;
     expect(h['content-type']).toBe('application/json');
     expect(h['x-event-id']).toBe(String(sub.ruleId));
@@ -149,7 +193,9 @@ describe('alerts end to end: blocks -> ingestor -> outbox -> dispatcher -> recei
     expect(h['x-webhook-delivery-id']).toBe(deliveryId);
     expect(h['x-webhook-signature']).toBe(`v1=${hmacHex(secret, got!.raw)}`);
     expect(h['webhook-id']).toBe(deliveryId);
-    expect(h['webhook-signature']).toBe(`v1,${hmacB64(Buffer.from(secret, 'utf8'), `${deliveryId}.${h['webhook-timestamp']}.${got!.raw}`)}`);
+    expect(h['webhook-signature']).toBe(
+      `v1,${hmacB64(Buffer.from(secret, 'utf8'), `${deliveryId}.${h['webhook-timestamp']}.${got!.raw}`)}`,
+    );
     expect(Math.abs(Number(h['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
 
     await waitForRow(deliveryId, 'delivered');
@@ -158,7 +204,9 @@ describe('alerts end to end: blocks -> ingestor -> outbox -> dispatcher -> recei
     const until = Date.now() + 10_000;
     let used = 0;
     while (used !== 3 && Date.now() < until) {
-      used = Number((await db.query(`SELECT coalesce(sum(used), 0) AS used FROM usage WHERE consumer_id = $1`, [sub.consumerId])).rows[0].used);
+      used = Number(
+        (await db.query(`SELECT coalesce(sum(used), 0) AS used FROM usage WHERE consumer_id = $1`, [sub.consumerId])).rows[0].used,
+      );
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(used).toBe(3);
@@ -187,15 +235,22 @@ describe('alerts end to end: blocks -> ingestor -> outbox -> dispatcher -> recei
       { attempt: 2, status_code: 200, outcome: 'delivered', error: null },
     ]);
     // Retry-After (7 s) was longer than the schedule's second wait (5 s +-20 %): it set the wait.
-    const gap = (await db.query(
-      `SELECT extract(epoch FROM (max(started_at) - min(started_at)))::float AS s FROM webhook_delivery_attempts WHERE delivery_id = $1`, [idSlow])).rows[0].s;
+    const gap = (
+      await db.query(
+        `SELECT extract(epoch FROM (max(started_at) - min(started_at)))::float AS s FROM webhook_delivery_attempts WHERE delivery_id = $1`,
+        [idSlow],
+      )
+    ).rows[0].s;
     expect(gap).toBeGreaterThanOrEqual(7);
 
     const hung = await receiver.waitFor('/hang', 2, 30_000);
     expect(hung[1]!.raw).toBe(hung[0]!.raw);
     await waitForRow(idHang, 'delivered');
     const tried = await attempts(idHang);
-    expect(tried.map((a) => [a.attempt, a.status_code, a.outcome])).toEqual([[1, null, 'retryable'], [2, 200, 'delivered']]);
+    expect(tried.map((a) => [a.attempt, a.status_code, a.outcome])).toEqual([
+      [1, null, 'retryable'],
+      [2, 200, 'delivered'],
+    ]);
     expect(tried[0].error).toMatch(/timeout/);
   }, 60_000);
 
@@ -273,7 +328,11 @@ describe('alerts end to end: blocks -> ingestor -> outbox -> dispatcher -> recei
     const periodEnd = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
     let rows: Array<{ status: string; held_reason: string | null; next_attempt_at: Date }> = [];
     while (Date.now() < until) {
-      rows = (await db.query(`SELECT status, held_reason, next_attempt_at FROM webhook_deliveries WHERE delivery_id = ANY($1) ORDER BY status`, [ids])).rows;
+      rows = (
+        await db.query(`SELECT status, held_reason, next_attempt_at FROM webhook_deliveries WHERE delivery_id = ANY($1) ORDER BY status`, [
+          ids,
+        ])
+      ).rows;
       if (rows.filter((r) => r.status === 'delivered').length === 2 && rows.some((r) => r.status === 'held')) break;
       await new Promise((r) => setTimeout(r, 100));
     }

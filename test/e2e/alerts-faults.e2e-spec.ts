@@ -33,7 +33,13 @@ describe('delivery faults: a killed dispatcher and an emptied Redis lose nothing
     await flush.flushdb();
     flush.disconnect();
     api = await ApiHarness.start({
-      env: { REDIS_URL: redisUrl, EXCHANGE_SOURCE: 'node', HL_NODE_DATA_DIR: dir.root, HL_INFO_URL: 'http://127.0.0.1:9/info', WEBHOOK_ALLOW_LOOPBACK: 'true' },
+      env: {
+        REDIS_URL: redisUrl,
+        EXCHANGE_SOURCE: 'node',
+        HL_NODE_DATA_DIR: dir.root,
+        HL_INFO_URL: 'http://127.0.0.1:9/info',
+        WEBHOOK_ALLOW_LOOPBACK: 'true',
+      },
     });
     ingestor = await createIngestorApp();
     receiver = await WebhookReceiver.start();
@@ -73,8 +79,14 @@ describe('delivery faults: a killed dispatcher and an emptied Redis lose nothing
 
   it('delivers all 10,000 exactly once in Postgres through a SIGKILL and a FLUSHDB', async () => {
     const { consumerId, token } = await api.createConsumer({ name: 'faults' });
-    const endpoint = await api.http.post('/events/endpoints').set('Authorization', `Bearer ${token}`).send({ url: receiver.url('/faults') });
-    const rule = await api.http.post('/events').set('Authorization', `Bearer ${token}`).send({ eventType: 'ledger_update', webhookEndpointId: endpoint.body.data.id });
+    const endpoint = await api.http
+      .post('/events/endpoints')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ url: receiver.url('/faults') });
+    const rule = await api.http
+      .post('/events')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ eventType: 'ledger_update', webhookEndpointId: endpoint.body.data.id });
     expect(rule.status).toBe(201);
 
     // One block of 10,000 deposits, one wallet each: an exchange-wide ledger rule matches every one.
@@ -86,8 +98,15 @@ describe('delivery faults: a killed dispatcher and an emptied Redis lose nothing
       inner: { LedgerUpdate: { users: [address(0x100000 + i)], delta: { type: 'deposit', usdc: `${i + 1}.5` } } },
     }));
     const d = new Date(t);
-    await dir.append('misc_events_by_block', `${d.toISOString().slice(0, 10).replaceAll('-', '')}/${d.getUTCHours()}`, `${JSON.stringify({ local_time: time, block_time: time, block_number: 77, events })}\n`);
-    await until('the outbox rows', async () => (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`)).rows[0].n === DELIVERIES);
+    await dir.append(
+      'misc_events_by_block',
+      `${d.toISOString().slice(0, 10).replaceAll('-', '')}/${d.getUTCHours()}`,
+      `${JSON.stringify({ local_time: time, block_time: time, block_number: 77, events })}\n`,
+    );
+    await until(
+      'the outbox rows',
+      async () => (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`)).rows[0].n === DELIVERIES,
+    );
 
     let dispatcher = startDispatcher();
     await until('a fifth delivered', async () => (await delivered()) >= DELIVERIES / 5);
@@ -103,21 +122,35 @@ describe('delivery faults: a killed dispatcher and an emptied Redis lose nothing
     redis.disconnect();
 
     await until('every delivery delivered', async () => (await delivered()) === DELIVERIES, 300_000);
-    const rows = (await db.query(
-      `SELECT count(*)::int AS rows,
+    const rows = (
+      await db.query(
+        `SELECT count(*)::int AS rows,
               count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
               (SELECT count(*)::int FROM webhook_delivery_attempts WHERE outcome = 'delivered') AS delivered_attempts,
               (SELECT count(DISTINCT delivery_id)::int FROM webhook_delivery_attempts WHERE outcome = 'delivered') AS distinct_delivered_attempts
-       FROM webhook_deliveries`)).rows[0];
-    expect(rows).toEqual({ rows: DELIVERIES, delivered: DELIVERIES, delivered_attempts: DELIVERIES, distinct_delivered_attempts: DELIVERIES });
+       FROM webhook_deliveries`,
+      )
+    ).rows[0];
+    expect(rows).toEqual({
+      rows: DELIVERIES,
+      delivered: DELIVERIES,
+      delivered_attempts: DELIVERIES,
+      distinct_delivered_attempts: DELIVERIES,
+    });
     const seen = new Set(receiver.on('/faults').map((r) => r.body.deliveryId));
     const ids = (await db.query(`SELECT delivery_id FROM webhook_deliveries`)).rows.map((r) => r.delivery_id);
     expect(ids.filter((id) => !seen.has(id))).toEqual([]);
     expect(receiver.on('/faults').length).toBeGreaterThanOrEqual(DELIVERIES);
 
     // One usage token per delivery, charged once: the two management requests and 10,000 deliveries.
-    await until('the usage charges', async () => (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE NOT usage_charged`)).rows[0].n === 0, 30_000);
-    const used = Number((await db.query(`SELECT coalesce(sum(used), 0) AS used FROM usage WHERE consumer_id = $1`, [consumerId])).rows[0].used);
+    await until(
+      'the usage charges',
+      async () => (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE NOT usage_charged`)).rows[0].n === 0,
+      30_000,
+    );
+    const used = Number(
+      (await db.query(`SELECT coalesce(sum(used), 0) AS used FROM usage WHERE consumer_id = $1`, [consumerId])).rows[0].used,
+    );
     expect(used).toBe(DELIVERIES + 2);
     // A graceful stop finishes what is in flight and exits; a stop that hangs fails here, by name.
     const exited = new Promise((r) => dispatcher.once('exit', r));

@@ -40,18 +40,37 @@ describe('alert management (/events)', () => {
   const rows = (sql: string, params: unknown[] = []) => api.app.get(DataSource).query(sql, params);
 
   it('creates, reads, lists, updates and deletes an endpoint; the secret is never returned', async () => {
-    const created = await as(alice).post('/events/endpoints', { url: 'https://hooks.example.com/tw', secretKey: 'whsec_c2VjcmV0LXNlY3JldA==', description: 'desk' });
+    const created = await as(alice).post('/events/endpoints', {
+      url: 'https://hooks.example.com/tw',
+      secretKey: 'whsec_c2VjcmV0LXNlY3JldA==',
+      description: 'desk',
+    });
     expect(created.status).toBe(201);
     const e = created.body.data;
     expect(created.body).toEqual({
       status: 'success',
-      data: { id: e.id, url: 'https://hooks.example.com/tw', description: 'desk', status: 'active', hasSecret: true, suspendedReason: null, createdAt: e.createdAt, updatedAt: e.updatedAt },
+      data: {
+        id: e.id,
+        url: 'https://hooks.example.com/tw',
+        description: 'desk',
+        status: 'active',
+        hasSecret: true,
+        suspendedReason: null,
+        createdAt: e.createdAt,
+        updatedAt: e.updatedAt,
+      },
     });
     expect(JSON.stringify(created.body)).not.toContain('whsec_');
     expect((await as(alice).get(`/events/endpoints/${e.id}`)).body.data).toEqual(e);
     expect((await as(alice).get('/events/endpoints')).body.data).toEqual([e]);
     const patched = await as(alice).patch(`/events/endpoints/${e.id}`, { secretKey: null, description: 'ops' });
-    expect(patched.body.data).toMatchObject({ id: e.id, url: 'https://hooks.example.com/tw', description: 'ops', hasSecret: false, status: 'active' });
+    expect(patched.body.data).toMatchObject({
+      id: e.id,
+      url: 'https://hooks.example.com/tw',
+      description: 'ops',
+      hasSecret: false,
+      status: 'active',
+    });
     expect((await rows(`SELECT secret_key FROM webhook_endpoints WHERE id = $1`, [e.id]))[0].secret_key).toBeNull();
     expect((await as(alice).delete(`/events/endpoints/${e.id}`)).status).toBe(204);
     expect((await as(alice).get(`/events/endpoints/${e.id}`)).status).toBe(404);
@@ -73,7 +92,11 @@ describe('alert management (/events)', () => {
     ];
     for (const [body, field] of cases) {
       const res = await as(alice).post('/events/endpoints', body);
-      expect([JSON.stringify(body).slice(0, 60), res.status, res.body.errors?.[0]?.field]).toEqual([JSON.stringify(body).slice(0, 60), 400, field]);
+      expect([JSON.stringify(body).slice(0, 60), res.status, res.body.errors?.[0]?.field]).toEqual([
+        JSON.stringify(body).slice(0, 60),
+        400,
+        field,
+      ]);
       expect(res.body.status).toBe('error');
     }
     expect((await rows(`SELECT count(*)::int AS n FROM webhook_endpoints`))[0].n).toBe(before);
@@ -81,7 +104,12 @@ describe('alert management (/events)', () => {
 
   it('creates rules with defaults filled in, and enforces every limit of the contract with a 400 naming the field', async () => {
     const endpoint = (await as(alice).post('/events/endpoints', { url: 'https://hooks.example.com/rules' })).body.data.id;
-    const ok = await as(alice).post('/events', { eventType: 'liquidation', webhookEndpointId: endpoint, addresses: [A(1).toUpperCase().replace('0X', '0x')], filters: { markets: ['BTC', 'xyz:TSLA'], thresholdUsd: '0.01' } });
+    const ok = await as(alice).post('/events', {
+      eventType: 'liquidation',
+      webhookEndpointId: endpoint,
+      addresses: [A(1).toUpperCase().replace('0X', '0x')],
+      filters: { markets: ['BTC', 'xyz:TSLA'], thresholdUsd: '0.01' },
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.data).toEqual({
       id: ok.body.data.id,
@@ -146,9 +174,15 @@ describe('alert management (/events)', () => {
     ];
     for (const [rule, field] of invalid) {
       const res = await as(alice).post('/events', { ...rule, webhookEndpointId: endpoint });
-      expect([JSON.stringify(rule).slice(0, 90), res.status, res.body.errors?.[0]?.field]).toEqual([JSON.stringify(rule).slice(0, 90), 400, field]);
+      expect([JSON.stringify(rule).slice(0, 90), res.status, res.body.errors?.[0]?.field]).toEqual([
+        JSON.stringify(rule).slice(0, 90),
+        400,
+        field,
+      ]);
     }
-    expect((await as(alice).post('/events', { eventType: 'twap_lifecycle', webhookEndpointId: '1' })).body.errors[0].field).toBe('webhookEndpointId');
+    expect((await as(alice).post('/events', { eventType: 'twap_lifecycle', webhookEndpointId: '1' })).body.errors[0].field).toBe(
+      'webhookEndpointId',
+    );
     expect((await rows(`SELECT count(*)::int AS n FROM alert_rules`))[0].n).toBe(before);
     expect(await version()).toBe(versionBefore + valid.length);
   });
@@ -161,12 +195,14 @@ describe('alert management (/events)', () => {
     expect((await as(alice).patch(`/events/${rule.id}`, { eventType: 'liquidation' })).body.errors[0].field).toBe('eventType');
     expect((await as(alice).post(`/events/${rule.id}/pause`)).body.data.paused).toBe(true);
     expect((await as(alice).post(`/events/${rule.id}/resume`)).body.data.paused).toBe(false);
-    expect((await as(alice).get(`/events?eventType=ledger_update&webhookEndpointId=${endpoint}`)).body.data.map((r: { id: number }) => r.id)).toEqual([rule.id]);
+    expect(
+      (await as(alice).get(`/events?eventType=ledger_update&webhookEndpointId=${endpoint}`)).body.data.map((r: { id: number }) => r.id),
+    ).toEqual([rule.id]);
     expect((await as(alice).delete(`/events/${rule.id}`)).status).toBe(204);
     expect((await as(alice).get(`/events/${rule.id}`)).status).toBe(404);
   });
 
-  it('never lets one consumer see or touch another\'s endpoints, rules or deliveries', async () => {
+  it("never lets one consumer see or touch another's endpoints, rules or deliveries", async () => {
     const endpoint = (await as(alice).post('/events/endpoints', { url: 'https://hooks.example.com/iso' })).body.data.id;
     const rule = (await as(alice).post('/events', { eventType: 'twap_lifecycle', webhookEndpointId: endpoint })).body.data.id;
     const deliveryId = 'c'.repeat(64);
@@ -174,7 +210,12 @@ describe('alert management (/events)', () => {
       `INSERT INTO webhook_deliveries (delivery_id, consumer_id, webhook_endpoint_id, rule_id, event_type, occurred_at, payload, status) VALUES ($1, $2, $3, $4, 'twap_lifecycle', now(), '{}', 'failed')`,
       [deliveryId, alice.consumerId, endpoint, rule],
     );
-    for (const path of [`/events/endpoints/${endpoint}`, `/events/endpoints/${endpoint}/health`, `/events/endpoints/${endpoint}/deliveries`, `/events/${rule}`]) {
+    for (const path of [
+      `/events/endpoints/${endpoint}`,
+      `/events/endpoints/${endpoint}/health`,
+      `/events/endpoints/${endpoint}/deliveries`,
+      `/events/${rule}`,
+    ]) {
       expect([path, (await as(bob).get(path)).status]).toEqual([path, 404]);
     }
     expect((await as(bob).post(`/events/deliveries/${deliveryId}/retry`)).status).toBe(404);
@@ -205,7 +246,9 @@ describe('alert management (/events)', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res = await as(alice).get(`/events/endpoints/${endpoint}/deliveries?limit=3${cursor ? `&nextCursor=${encodeURIComponent(cursor)}` : ''}`);
+      const res = await as(alice).get(
+        `/events/endpoints/${endpoint}/deliveries?limit=3${cursor ? `&nextCursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(res.status).toBe(200);
       seen.push(...res.body.data.deliveries.map((d: { deliveryId: string }) => d.deliveryId));
       cursor = res.body.data.nextCursor;
@@ -226,11 +269,29 @@ describe('alert management (/events)', () => {
       lastError: null,
       payload: { amount: '10.50' },
       attempts: [
-        { attempt: 1, startedAt: '2026-11-24T10:00:01.000Z', durationMs: 40, statusCode: 500, outcome: 'retryable', error: 'HTTP 500', responseBody: 'oops' },
-        { attempt: 2, startedAt: '2026-11-24T10:00:06.000Z', durationMs: 10, statusCode: 200, outcome: 'delivered', error: null, responseBody: 'ok' },
+        {
+          attempt: 1,
+          startedAt: '2026-11-24T10:00:01.000Z',
+          durationMs: 40,
+          statusCode: 500,
+          outcome: 'retryable',
+          error: 'HTTP 500',
+          responseBody: 'oops',
+        },
+        {
+          attempt: 2,
+          startedAt: '2026-11-24T10:00:06.000Z',
+          durationMs: 10,
+          statusCode: 200,
+          outcome: 'delivered',
+          error: null,
+          responseBody: 'ok',
+        },
       ],
     });
-    const failedOnly = (await as(alice).get(`/events/endpoints/${endpoint}/deliveries?status=failed`)).body.data.deliveries.map((d: { deliveryId: string }) => d.deliveryId);
+    const failedOnly = (await as(alice).get(`/events/endpoints/${endpoint}/deliveries?status=failed`)).body.data.deliveries.map(
+      (d: { deliveryId: string }) => d.deliveryId,
+    );
     expect(failedOnly).toEqual([ids[1], ids[3], ids[5]]);
     expect((await as(alice).get(`/events/endpoints/${endpoint}/deliveries?nextCursor=abc.def`)).body.errors[0].field).toBe('nextCursor');
 
@@ -245,7 +306,11 @@ describe('alert management (/events)', () => {
     const replay = await as(alice).post(`/events/endpoints/${endpoint}/replay`, { since: new Date(now - 270_000).toISOString() });
     expect(replay.status).toBe(202);
     expect(replay.body.data).toEqual({ replayed: 1 });
-    expect((await rows(`SELECT delivery_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY delivery_id`)).map((r: { delivery_id: string }) => r.delivery_id)).toEqual([ids[1], ids[3]]);
+    expect(
+      (await rows(`SELECT delivery_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY delivery_id`)).map(
+        (r: { delivery_id: string }) => r.delivery_id,
+      ),
+    ).toEqual([ids[1], ids[3]]);
     for (const since of ['yesterday', new Date(now + 60_000).toISOString(), new Date(now - 31 * 86_400_000).toISOString()]) {
       expect((await as(alice).post(`/events/endpoints/${endpoint}/replay`, { since })).body.errors[0].field).toBe('since');
     }
@@ -254,20 +319,41 @@ describe('alert management (/events)', () => {
   it('reports endpoint health from the recorded attempts', async () => {
     const endpoint = (await as(alice).post('/events/endpoints', { url: 'https://hooks.example.com/health' })).body.data.id;
     expect((await as(alice).get(`/events/endpoints/${endpoint}/health`)).body.data).toEqual({
-      state: 'active', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null,
+      state: 'active',
+      consecutiveFailures: 0,
+      lastSuccessAt: null,
+      lastFailureAt: null,
       lastHour: { attempts: 0, successes: 0, failures: 0, successRate: null },
       lastDay: { attempts: 0, successes: 0, failures: 0, successRate: null },
       latencyMs: { p50: null, p95: null },
     });
-    await rows(`INSERT INTO webhook_deliveries (delivery_id, consumer_id, webhook_endpoint_id, rule_id, event_type, occurred_at, payload, status) VALUES ($1, $2, $3, 1, 'ledger_update', now(), '{}', 'delivered')`, ['h'.repeat(64).replace(/h/g, 'a'), alice.consumerId, endpoint]);
+    await rows(
+      `INSERT INTO webhook_deliveries (delivery_id, consumer_id, webhook_endpoint_id, rule_id, event_type, occurred_at, payload, status) VALUES ($1, $2, $3, 1, 'ledger_update', now(), '{}', 'delivered')`,
+      ['h'.repeat(64).replace(/h/g, 'a'), alice.consumerId, endpoint],
+    );
     // Four attempts in the last hour (3 delivered, durations 10, 20, 30, 40) and one 5 hours ago (failed, 100 ms).
-    const attempts: Array<[string, number, string]> = [['10 minutes', 10, 'delivered'], ['20 minutes', 20, 'delivered'], ['30 minutes', 30, 'retryable'], ['40 minutes', 40, 'delivered'], ['5 hours', 100, 'permanent']];
+    const attempts: Array<[string, number, string]> = [
+      ['10 minutes', 10, 'delivered'],
+      ['20 minutes', 20, 'delivered'],
+      ['30 minutes', 30, 'retryable'],
+      ['40 minutes', 40, 'delivered'],
+      ['5 hours', 100, 'permanent'],
+    ];
     for (const [ago, ms, outcome] of attempts) {
-      await rows(`INSERT INTO webhook_delivery_attempts (delivery_id, webhook_endpoint_id, attempt, started_at, duration_ms, outcome) VALUES ($1, $2, 1, now() - $3::interval, $4, $5)`, ['a'.repeat(64), endpoint, ago, ms, outcome]);
+      await rows(
+        `INSERT INTO webhook_delivery_attempts (delivery_id, webhook_endpoint_id, attempt, started_at, duration_ms, outcome) VALUES ($1, $2, 1, now() - $3::interval, $4, $5)`,
+        ['a'.repeat(64), endpoint, ago, ms, outcome],
+      );
     }
-    await rows(`UPDATE webhook_endpoints SET consecutive_failures = 2, last_success_at = '2026-11-24T09:00:00Z', last_failure_at = '2026-11-24T09:30:00Z' WHERE id = $1`, [endpoint]);
+    await rows(
+      `UPDATE webhook_endpoints SET consecutive_failures = 2, last_success_at = '2026-11-24T09:00:00Z', last_failure_at = '2026-11-24T09:30:00Z' WHERE id = $1`,
+      [endpoint],
+    );
     expect((await as(alice).get(`/events/endpoints/${endpoint}/health`)).body.data).toEqual({
-      state: 'active', consecutiveFailures: 2, lastSuccessAt: '2026-11-24T09:00:00.000Z', lastFailureAt: '2026-11-24T09:30:00.000Z',
+      state: 'active',
+      consecutiveFailures: 2,
+      lastSuccessAt: '2026-11-24T09:00:00.000Z',
+      lastFailureAt: '2026-11-24T09:30:00.000Z',
       lastHour: { attempts: 4, successes: 3, failures: 1, successRate: 0.75 },
       lastDay: { attempts: 5, successes: 3, failures: 2, successRate: 0.6 },
       // Continuous percentiles of 10, 20, 30, 40, 100: the median is 30; p95 = 40 + 0.8 * 60.

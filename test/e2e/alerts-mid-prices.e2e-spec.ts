@@ -58,8 +58,18 @@ describe('price_crossing on the public-API feed: allMids ticks', () => {
 
   it('delivers one crossing per strict move past the threshold after a baseline answer; touching fires nothing', async () => {
     const { token } = await api.createConsumer({ name: 'mids' });
-    const endpoint = await api.http.post('/events/endpoints').set('Authorization', `Bearer ${token}`).send({ url: receiver.url('/mids') });
-    const rule = await api.http.post('/events').set('Authorization', `Bearer ${token}`).send({ eventType: 'price_crossing', webhookEndpointId: endpoint.body.data.id, filters: { market: 'BTC', threshold: '100000', direction: 'both' } });
+    const endpoint = await api.http
+      .post('/events/endpoints')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ url: receiver.url('/mids') });
+    const rule = await api.http
+      .post('/events')
+      .set('Authorization', `Bearer ${token}`)
+      .send({
+        eventType: 'price_crossing',
+        webhookEndpointId: endpoint.body.data.id,
+        filters: { market: 'BTC', threshold: '100000', direction: 'both' },
+      });
     expect(rule.status).toBe(201);
     const ruleId = rule.body.data.id as number;
 
@@ -82,7 +92,11 @@ describe('price_crossing on the public-API feed: allMids ticks', () => {
     ]);
     for (const r of received) {
       const d = r.body.data as { eventTime: number };
-      expect(r.body).toMatchObject({ eventId: ruleId, eventType: 'price_crossing', deliveryId: sha256(`${ruleId}|price_crossing|BTC|0|${d.eventTime}`) });
+      expect(r.body).toMatchObject({
+        eventId: ruleId,
+        eventType: 'price_crossing',
+        deliveryId: sha256(`${ruleId}|price_crossing|BTC|0|${d.eventTime}`),
+      });
     }
     const rows = await db.query(`SELECT status FROM webhook_deliveries WHERE rule_id = $1`, [ruleId]);
     expect(rows.rows).toEqual([{ status: 'delivered' }, { status: 'delivered' }]);

@@ -83,7 +83,13 @@ const users = (list: Trade[]) => new Set(list.map((t) => t.wallet)).size;
 const routed = (builder: string, from = -Infinity, to = TO) =>
   TRADES.filter((t) => t.builder?.toLowerCase() === builder.toLowerCase() && t.time >= from && t.time < to);
 // Fees over notional, rounded half up to 8 places.
-const feeRate = (builder: string) => Number(revenue(routed(builder)).div(volume(routed(builder))).round(8, Big.roundHalfUp).toFixed());
+const feeRate = (builder: string) =>
+  Number(
+    revenue(routed(builder))
+      .div(volume(routed(builder)))
+      .round(8, Big.roundHalfUp)
+      .toFixed(),
+  );
 const num = (b: Big) => Number(b.toFixed());
 
 function expectedList(tf: Timeframe) {
@@ -124,7 +130,11 @@ function series(builder: string, size: number, from: number, to: number) {
 
 function coinDistribution(builder: string, tf: Timeframe) {
   const list = routed(builder, windowOf(tf).from);
-  const rows = COINS.map((coin) => ({ coin, volume: volume(list.filter((t) => t.coin === coin)), wallets: users(list.filter((t) => t.coin === coin)) }))
+  const rows = COINS.map((coin) => ({
+    coin,
+    volume: volume(list.filter((t) => t.coin === coin)),
+    wallets: users(list.filter((t) => t.coin === coin)),
+  }))
     .filter((c) => c.wallets > 0)
     .sort((x, y) => y.volume.cmp(x.volume) || (x.coin < y.coin ? -1 : 1));
   return {
@@ -156,7 +166,13 @@ function userDistribution(builder: string, tf: Timeframe) {
 
 /** The fill (in time, tid order) that takes the cumulative revenue to each level. */
 function milestones(builder: string) {
-  const levels: Array<[number, string]> = [[1_000, '$1K'], [10_000, '$10K'], [100_000, '$100K'], [1_000_000, '$1M'], [10_000_000, '$10M']];
+  const levels: Array<[number, string]> = [
+    [1_000, '$1K'],
+    [10_000, '$10K'],
+    [100_000, '$100K'],
+    [1_000_000, '$1M'],
+    [10_000_000, '$10M'],
+  ];
   const fills = routed(builder)
     .map((t) => ({ t, tid: TRADES.indexOf(t) + 1 }))
     .sort((x, y) => x.t.time - y.t.time || x.tid - y.tid);
@@ -170,7 +186,8 @@ function milestones(builder: string) {
 function expectedProfile(builder: string) {
   const all = routed(builder);
   const byDay = new Map<number, Big>();
-  for (const t of all) byDay.set(Math.floor(t.time / DAY) * DAY, (byDay.get(Math.floor(t.time / DAY) * DAY) ?? new Big(0)).plus(t.builderFee!));
+  for (const t of all)
+    byDay.set(Math.floor(t.time / DAY) * DAY, (byDay.get(Math.floor(t.time / DAY) * DAY) ?? new Big(0)).plus(t.builderFee!));
   const [bestDay, bestRevenue] = [...byDay].sort(([a, x], [b, y]) => y.cmp(x) || a - b)[0]!;
   const dayEnd = Date.UTC(2026, 2, 16);
   return {
@@ -200,7 +217,11 @@ function expectedProfile(builder: string) {
   };
 }
 
-const badRequest = (field: string, message: string) => ({ status: 'error', message: `Invalid parameters: ${field}`, errors: [{ field, message }] });
+const badRequest = (field: string, message: string) => ({
+  status: 'error',
+  message: `Invalid parameters: ${field}`,
+  errors: [{ field, message }],
+});
 
 describe('Builders', () => {
   let api: ApiHarness;
@@ -214,7 +235,18 @@ describe('Builders', () => {
     // Each trade is a block: the taker's fill (through the builder, if any) and the maker's, one tid.
     const blocks = TRADES.map((t, i) =>
       fillsBlock(100 + i, t.time, [
-        [t.wallet, wireFill({ coin: t.coin, tid: 1 + i, time: t.time, side: 'B', px: t.px, sz: t.sz, ...(t.builder ? { builder: t.builder, builderFee: t.builderFee! } : {}) })],
+        [
+          t.wallet,
+          wireFill({
+            coin: t.coin,
+            tid: 1 + i,
+            time: t.time,
+            side: 'B',
+            px: t.px,
+            sz: t.sz,
+            ...(t.builder ? { builder: t.builder, builderFee: t.builderFee! } : {}),
+          }),
+        ],
         [MAKER, wireFill({ coin: t.coin, tid: 1 + i, time: t.time, side: 'A', px: t.px, sz: t.sz, crossed: false })],
       ]),
     );
@@ -251,8 +283,17 @@ describe('Builders', () => {
       const c = routed(C);
       expect(rows.map((r) => r.address)).toEqual([A.toLowerCase(), B, C]);
       expect(rows[2]).toEqual({
-        refCode: null, address: C, revenue: 0, timeJoined: iso(c[0]!.time), createdAt: iso(c[0]!.time), usageFee: feeRate(C), users: 0, volume: 0,
-        revenuePrev: num(revenue(c)), volumePrev: num(volume(c)), usersPrev: users(c),
+        refCode: null,
+        address: C,
+        revenue: 0,
+        timeJoined: iso(c[0]!.time),
+        createdAt: iso(c[0]!.time),
+        usageFee: feeRate(C),
+        users: 0,
+        volume: 0,
+        revenuePrev: num(revenue(c)),
+        volumePrev: num(volume(c)),
+        usersPrev: users(c),
       });
       // D traded 70 days ago: only in `all`.
       expect(((await get(LIST('30d'))).body.builders as Array<{ address: string }>).map((r) => r.address)).not.toContain(D);
@@ -275,7 +316,14 @@ describe('Builders', () => {
       expect(res.body).toEqual(expectedProfile(A));
       // Spot pairs are labelled so; the user groups leave out empty ones and name the rest from Rest up.
       expect(res.body.coinVolumeDistribution.all.data.map((r: unknown[]) => r[3]).sort()).toEqual(['Perp', 'Perp', 'Perp', 'Spot']);
-      expect(res.body.userVolumeDistribution.all.data.map((r: unknown[]) => r[4])).toEqual(['Rest', '25–50%', '10–25%', '5–10%', '1–5%', 'Top 1%']);
+      expect(res.body.userVolumeDistribution.all.data.map((r: unknown[]) => r[4])).toEqual([
+        'Rest',
+        '25–50%',
+        '10–25%',
+        '5–10%',
+        '1–5%',
+        'Top 1%',
+      ]);
       expect(res.body.revenueMilestones.map((m: { done: boolean }) => m.done)).toEqual([true, true, false, false, false]);
       expect(res.body.analytics['24h'].data).toHaveLength(24);
       expect(res.body.analytics['7d'].data).toHaveLength(7);

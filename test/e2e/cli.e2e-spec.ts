@@ -36,7 +36,9 @@ describe('npm run cli', () => {
     expect(created.code).toBe(0);
     const { consumerId, token } = JSON.parse(created.stdout);
     expect(Object.keys(JSON.parse(created.stdout)).sort()).toEqual(['consumerId', 'token']);
-    expect((await db.query('SELECT name, plan FROM consumers WHERE id = $1', [consumerId])).rows).toEqual([{ name: 'Quant Desk', plan: 'tier2' }]);
+    expect((await db.query('SELECT name, plan FROM consumers WHERE id = $1', [consumerId])).rows).toEqual([
+      { name: 'Quant Desk', plan: 'tier2' },
+    ]);
 
     const ok = await api.get('/api/external/segments', token);
     expect(ok.status).toBe(200);

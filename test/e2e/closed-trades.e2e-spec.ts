@@ -59,7 +59,7 @@ function prng(seed: number): () => number {
 }
 
 const random = prng(7_2026);
-const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const PRICES: Record<string, number> = { BTC: 60_000, ETH: 3_000, SOL: 150, 'xyz:TSLA': 250, DOGE: 0.2 };
 let tid = 1;
 
@@ -68,7 +68,13 @@ let tid = 1;
  * one or two closing fills, fees (a maker rebate now and then), a gross PnL that wins or loses, and
  * funding payments strictly inside (a payment at a fill's own millisecond would be paid before it).
  */
-function roundTrip(wallet: string, coin: string, openAt: number, durationMs: number, options: { win?: boolean; funding?: boolean } = {}): TradeSpec {
+function roundTrip(
+  wallet: string,
+  coin: string,
+  openAt: number,
+  durationMs: number,
+  options: { win?: boolean; funding?: boolean } = {},
+): TradeSpec {
   const side = random() < 0.55 ? 'long' : 'short';
   const entry = new Big(PRICES[coin]!).times(0.9 + Math.floor(random() * 200) / 1000).round(2);
   const sizes = [new Big(1 + Math.floor(random() * 30)).div(10)];
@@ -78,13 +84,34 @@ function roundTrip(wallet: string, coin: string, openAt: number, durationMs: num
   const move = new Big(Math.floor(random() * 50) + 1).div(1000).times(win === (side === 'long') ? 1 : -1);
   const exit = entry.times(new Big(1).plus(move)).round(2);
   const fee = () => (random() < 0.15 ? '-0.05' : new Big(Math.floor(random() * 300) + 1).div(100).toFixed());
-  const opens = sizes.map((sz, i) => ({ time: openAt + i * 1_000, px: (i === 0 ? entry : entry.plus(0.5)).toFixed(), sz: sz.toFixed(), fee: fee(), closedPnl: '0', tid: tid++ }));
-  const closeSizes = random() < 0.4 && total.gt(0.1) ? [total.div(2).round(1, Big.roundDown), total.minus(total.div(2).round(1, Big.roundDown))] : [total];
+  const opens = sizes.map((sz, i) => ({
+    time: openAt + i * 1_000,
+    px: (i === 0 ? entry : entry.plus(0.5)).toFixed(),
+    sz: sz.toFixed(),
+    fee: fee(),
+    closedPnl: '0',
+    tid: tid++,
+  }));
+  const closeSizes =
+    random() < 0.4 && total.gt(0.1) ? [total.div(2).round(1, Big.roundDown), total.minus(total.div(2).round(1, Big.roundDown))] : [total];
   const closes = closeSizes.map((sz, i) => {
-    const pnl = exit.minus(entry).times(sz).times(side === 'long' ? 1 : -1);
-    return { time: openAt + durationMs - (closeSizes.length - 1 - i) * 1_000, px: exit.toFixed(), sz: sz.toFixed(), fee: fee(), closedPnl: pnl.toFixed(), tid: tid++ };
+    const pnl = exit
+      .minus(entry)
+      .times(sz)
+      .times(side === 'long' ? 1 : -1);
+    return {
+      time: openAt + durationMs - (closeSizes.length - 1 - i) * 1_000,
+      px: exit.toFixed(),
+      sz: sz.toFixed(),
+      fee: fee(),
+      closedPnl: pnl.toFixed(),
+      tid: tid++,
+    };
   });
-  const funding = options.funding ?? random() < 0.5 ? [{ time: openAt + Math.floor(durationMs / 2) + 7, usdc: new Big(Math.floor(random() * 200) - 120).div(100).toFixed() }] : [];
+  const funding =
+    (options.funding ?? random() < 0.5)
+      ? [{ time: openAt + Math.floor(durationMs / 2) + 7, usdc: new Big(Math.floor(random() * 200) - 120).div(100).toFixed() }]
+      : [];
   return { address: wallet, coin, side, opens, closes, funding };
 }
 
@@ -96,7 +123,13 @@ const RECENT: TradeSpec[] = Array.from({ length: 130 }, (_, i) => {
   const slot = NOW - 6.5 * DAY + i * 70 * MIN;
   const coin = pick(['BTC', 'ETH', 'SOL', 'xyz:TSLA']);
   // SOL only wins, so its record has no loss: profitFactor, payoffRatio and largestLossUsd are null.
-  const spec = roundTrip(W, coin, slot + 17, (1 + Math.floor(random() * 60)) * MIN + 333, coin === 'SOL' ? { win: true, funding: false } : {});
+  const spec = roundTrip(
+    W,
+    coin,
+    slot + 17,
+    (1 + Math.floor(random() * 60)) * MIN + 333,
+    coin === 'SOL' ? { win: true, funding: false } : {},
+  );
   if (coin === 'SOL') {
     // A gross PnL above the fees: a win after them too.
     const fees = [...spec.opens, ...spec.closes].reduce((s, l) => s.plus(l.fee), new Big(0));
@@ -105,7 +138,9 @@ const RECENT: TradeSpec[] = Array.from({ length: 130 }, (_, i) => {
   return spec;
 });
 const OLD_DAYS = [9.5, 20, 45, 100, 200, 300, 400, 800];
-const OLD: TradeSpec[] = OLD_DAYS.map((days, i) => roundTrip(W, i % 2 === 0 ? 'ETH' : 'BTC', NOW - days * DAY - 2 * HOUR, 2 * HOUR, { win: i % 3 !== 0 }));
+const OLD: TradeSpec[] = OLD_DAYS.map((days, i) =>
+  roundTrip(W, i % 2 === 0 ? 'ETH' : 'BTC', NOW - days * DAY - 2 * HOUR, 2 * HOUR, { win: i % 3 !== 0 }),
+);
 const DOGE_AT = NOW - 2 * DAY - 17 * MIN + 123;
 const PARTIAL: TradeSpec = {
   address: W,
@@ -131,12 +166,23 @@ function fillsOf(spec: TradeSpec): Array<{ time: number; wallet: string; fill: R
   const sign = spec.side === 'long' ? 1 : -1;
   let position = new Big(spec.carried ?? 0).times(sign);
   const out: Array<{ time: number; wallet: string; fill: ReturnType<typeof wireFill> }> = [];
-  for (const [legs, opening] of [[spec.opens, true], [spec.closes, false]] as const) {
+  for (const [legs, opening] of [
+    [spec.opens, true],
+    [spec.closes, false],
+  ] as const) {
     for (const leg of legs) {
       const buy = opening === (spec.side === 'long');
       const fill = wireFill({
-        coin: spec.coin, px: leg.px, sz: leg.sz, side: buy ? 'B' : 'A', time: leg.time, tid: leg.tid, startPosition: position.toFixed(),
-        dir: `${opening ? 'Open' : 'Close'} ${spec.side === 'long' ? 'Long' : 'Short'}`, closedPnl: leg.closedPnl, fee: leg.fee,
+        coin: spec.coin,
+        px: leg.px,
+        sz: leg.sz,
+        side: buy ? 'B' : 'A',
+        time: leg.time,
+        tid: leg.tid,
+        startPosition: position.toFixed(),
+        dir: `${opening ? 'Open' : 'Close'} ${spec.side === 'long' ? 'Long' : 'Short'}`,
+        closedPnl: leg.closedPnl,
+        fee: leg.fee,
       });
       out.push({ time: leg.time, wallet: spec.address, fill });
       position = position.plus(new Big(leg.sz).times(buy ? 1 : -1));
@@ -151,7 +197,10 @@ function blocks(): NodeBlock[] {
   const events = [
     ...specs.flatMap(fillsOf).map((f) => ({ time: f.time, make: (n: number) => fillsBlock(n, f.time, [[f.wallet, f.fill]]) })),
     ...specs.flatMap((s) =>
-      s.funding.map((p) => ({ time: p.time, make: (n: number) => fundingBlock(n, p.time, [{ user: s.address, coin: s.coin, usdc: p.usdc, szi: '1' }]) })),
+      s.funding.map((p) => ({
+        time: p.time,
+        make: (n: number) => fundingBlock(n, p.time, [{ user: s.address, coin: s.coin, usdc: p.usdc, szi: '1' }]),
+      })),
     ),
   ].sort((a, b) => a.time - b.time);
   return events.map((e, i) => e.make(1_000 + i));
@@ -163,8 +212,15 @@ function exactTrade(spec: TradeSpec) {
   const last = spec.closes[spec.closes.length - 1]!;
   const legs = [...spec.opens, ...spec.closes];
   const sum = (values: Big[]) => values.reduce((s, v) => s.plus(v), new D(0));
-  const average = (ls: Leg[]) => (ls.length === 0 ? null : sum(ls.map((l) => new D(l.px).times(l.sz))).div(sum(ls.map((l) => new D(l.sz)))).toFixed());
-  const hash = createHash('sha256').update(`${spec.address}|${spec.coin}|tid:${first.tid}|${spec.carried ? 'carried' : 'opened'}`).digest('hex');
+  const average = (ls: Leg[]) =>
+    ls.length === 0
+      ? null
+      : sum(ls.map((l) => new D(l.px).times(l.sz)))
+          .div(sum(ls.map((l) => new D(l.sz))))
+          .toFixed();
+  const hash = createHash('sha256')
+    .update(`${spec.address}|${spec.coin}|tid:${first.tid}|${spec.carried ? 'carried' : 'opened'}`)
+    .digest('hex');
   return {
     address: spec.address,
     hash,
@@ -191,11 +247,24 @@ type ExactTrade = ReturnType<typeof exactTrade>;
 /** The contract's Closed trade: numbers as JSON numbers, times ISO 8601. */
 function tradeJson(t: ExactTrade) {
   return {
-    address: t.address, hash: t.hash, id: t.id, side: t.side, coin: t.coin,
-    avgExit: t.avgExit === null ? null : Number(t.avgExit), avgEntry: t.avgEntry === null ? null : Number(t.avgEntry),
-    duration: t.duration, openTime: iso(t.openTime), closeTime: iso(t.closeTime), partial: t.partial,
-    totalSize: Number(t.totalSize), totalUsd: Number(t.totalUsd), realizedPnlUsd: Number(t.realizedPnlUsd), countFills: t.countFills,
-    fee: Number(t.fee), feeUsd: Number(t.fee), fundingUsd: Number(t.fundingUsd),
+    address: t.address,
+    hash: t.hash,
+    id: t.id,
+    side: t.side,
+    coin: t.coin,
+    avgExit: t.avgExit === null ? null : Number(t.avgExit),
+    avgEntry: t.avgEntry === null ? null : Number(t.avgEntry),
+    duration: t.duration,
+    openTime: iso(t.openTime),
+    closeTime: iso(t.closeTime),
+    partial: t.partial,
+    totalSize: Number(t.totalSize),
+    totalUsd: Number(t.totalUsd),
+    realizedPnlUsd: Number(t.realizedPnlUsd),
+    countFills: t.countFills,
+    fee: Number(t.fee),
+    feeUsd: Number(t.fee),
+    fundingUsd: Number(t.fundingUsd),
   };
 }
 
@@ -237,14 +306,39 @@ function record(trades: ExactTrade[]) {
     feesUsd: Number(sum(trades.map((t) => new D(t.fee))).toFixed()),
     fundingUsd: Number(sum(trades.map((t) => new D(t.fundingUsd))).toFixed()),
     volumeUsd: Number(sum(trades.map((t) => new D(t.totalUsd).plus(t.exitUsd))).toFixed()),
-    avgSizeUsd: n === 0 ? null : Number(sum(trades.map((t) => new D(t.totalUsd))).div(n).toFixed()),
+    avgSizeUsd:
+      n === 0
+        ? null
+        : Number(
+            sum(trades.map((t) => new D(t.totalUsd)))
+              .div(n)
+              .toFixed(),
+          ),
     avgDurationMs: n === 0 ? null : halfUp(new D(durations.reduce((s, d) => s + d, 0)).div(n)),
-    medianDurationMs: n === 0 ? null : n % 2 === 1 ? durations[middle]! : halfUp(new D(durations[middle - 1]!).plus(durations[middle]!).div(2)),
+    medianDurationMs:
+      n === 0 ? null : n % 2 === 1 ? durations[middle]! : halfUp(new D(durations[middle - 1]!).plus(durations[middle]!).div(2)),
     profitFactor: losses.length === 0 ? null : Number(profit.div(loss.abs()).toFixed()),
-    payoffRatio: wins.length === 0 || losses.length === 0 ? null : Number(profit.div(wins.length).div(loss.abs().div(losses.length)).toFixed()),
+    payoffRatio:
+      wins.length === 0 || losses.length === 0 ? null : Number(profit.div(wins.length).div(loss.abs().div(losses.length)).toFixed()),
     expectancyUsd: n === 0 ? null : Number(total.div(n).toFixed()),
-    largestWinUsd: wins.length === 0 ? null : Number(wins.map(net).reduce((a, b) => (b.gt(a) ? b : a)).toFixed()),
-    largestLossUsd: losses.length === 0 ? null : Number(losses.map(net).reduce((a, b) => (b.lt(a) ? b : a)).toFixed()),
+    largestWinUsd:
+      wins.length === 0
+        ? null
+        : Number(
+            wins
+              .map(net)
+              .reduce((a, b) => (b.gt(a) ? b : a))
+              .toFixed(),
+          ),
+    largestLossUsd:
+      losses.length === 0
+        ? null
+        : Number(
+            losses
+              .map(net)
+              .reduce((a, b) => (b.lt(a) ? b : a))
+              .toFixed(),
+          ),
   };
 }
 
@@ -252,11 +346,20 @@ function summaryBody(wallet: string, interval: string, trades: ExactTrade[]) {
   const coins = [...new Set(trades.map((t) => t.coin))].sort();
   return {
     status: 'success',
-    data: { address: wallet, interval, summary: record(trades), byCoin: coins.map((coin) => ({ coin, ...record(trades.filter((t) => t.coin === coin)) })) },
+    data: {
+      address: wallet,
+      interval,
+      summary: record(trades),
+      byCoin: coins.map((coin) => ({ coin, ...record(trades.filter((t) => t.coin === coin)) })),
+    },
   };
 }
 
-const badRequest = (field: string, message: string) => ({ status: 'error', message: `Invalid parameters: ${field}`, errors: [{ field, message }] });
+const badRequest = (field: string, message: string) => ({
+  status: 'error',
+  message: `Invalid parameters: ${field}`,
+  errors: [{ field, message }],
+});
 
 describe('Closed trades', () => {
   let api: ApiHarness;
@@ -316,9 +419,24 @@ describe('Closed trades', () => {
       const doge = ofWallet(W, (t) => t.coin === 'DOGE').map(tradeJson);
       expect(doge).toEqual([
         {
-          address: W, hash: doge[0]!.hash, id: `${DOGE_AT}-${doge[0]!.hash.slice(0, 16)}`, side: 'long', coin: 'DOGE', avgExit: 0.19, avgEntry: null,
-          duration: 0, openTime: iso(DOGE_AT), closeTime: iso(DOGE_AT), partial: true, totalSize: 0, totalUsd: 0, realizedPnlUsd: -10,
-          countFills: 1, fee: 0.1, feeUsd: 0.1, fundingUsd: 0,
+          address: W,
+          hash: doge[0]!.hash,
+          id: `${DOGE_AT}-${doge[0]!.hash.slice(0, 16)}`,
+          side: 'long',
+          coin: 'DOGE',
+          avgExit: 0.19,
+          avgEntry: null,
+          duration: 0,
+          openTime: iso(DOGE_AT),
+          closeTime: iso(DOGE_AT),
+          partial: true,
+          totalSize: 0,
+          totalUsd: 0,
+          realizedPnlUsd: -10,
+          countFills: 1,
+          fee: 0.1,
+          feeUsd: 0.1,
+          fundingUsd: 0,
         },
       ]);
       const res = await get(`${LIST}?address=${W}&startTime=${iso(DOGE_AT)}&endTime=${iso(DOGE_AT)}`);
@@ -361,12 +479,17 @@ describe('Closed trades', () => {
       expect((await get(`${LIST}?address=${W}&limit=1`)).body.trades).toEqual(week.slice(0, 1));
       expect((await get(`${LIST}?address=${W}&limit=500`)).body).toEqual({ trades: week, nextCursor: null });
       const start = NOW - 46 * DAY;
-      const zoneless = await get(`${LIST}?address=${W}&startTime=${iso(start).replace('Z', '')}&endTime=${iso(start + 30 * DAY).replace('Z', '')}`);
+      const zoneless = await get(
+        `${LIST}?address=${W}&startTime=${iso(start).replace('Z', '')}&endTime=${iso(start + 30 * DAY).replace('Z', '')}`,
+      );
       expect(zoneless.body.trades).toEqual(ofWallet(W, closedIn(start, start + 30 * DAY)).map(tradeJson));
     });
 
     it("lists one wallet's trades only, and none for a wallet without trades", async () => {
-      expect((await get(`${LIST}?address=${FLAT.toUpperCase().replace('0X', '0x')}`)).body).toEqual({ trades: ofWallet(FLAT).map(tradeJson), nextCursor: null });
+      expect((await get(`${LIST}?address=${FLAT.toUpperCase().replace('0X', '0x')}`)).body).toEqual({
+        trades: ofWallet(FLAT).map(tradeJson),
+        nextCursor: null,
+      });
       expect((await get(`${LIST}?address=${NOBODY}`)).body).toEqual({ trades: [], nextCursor: null });
     });
 
@@ -379,18 +502,28 @@ describe('Closed trades', () => {
       const cursor = encodeURIComponent(first.body.nextCursor);
       // Without the times, the cursor's window goes on; with the same ones too.
       expect((await get(`${LIST}?address=${W}&limit=10&nextCursor=${cursor}`)).body.trades).toEqual(expected.slice(10, 20));
-      expect((await get(`${LIST}?address=${W}&startTime=${iso(start)}&endTime=${iso(end)}&limit=10&nextCursor=${cursor}`)).body.trades).toEqual(expected.slice(10, 20));
+      expect(
+        (await get(`${LIST}?address=${W}&startTime=${iso(start)}&endTime=${iso(end)}&limit=10&nextCursor=${cursor}`)).body.trades,
+      ).toEqual(expected.slice(10, 20));
       const moved = await get(`${LIST}?address=${W}&startTime=${iso(start + 1)}&limit=10&nextCursor=${cursor}`);
       expect(moved.status).toBe(400);
-      expect(moved.body).toEqual(badRequest('nextCursor', 'nextCursor continues another window: send the same startTime and endTime as the first page, or none'));
+      expect(moved.body).toEqual(
+        badRequest('nextCursor', 'nextCursor continues another window: send the same startTime and endTime as the first page, or none'),
+      );
 
       const [payload, signature] = (first.body.nextCursor as string).split('.') as [string, string];
       const keys = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
       const altered = `${Buffer.from(JSON.stringify([keys[0], keys[1], start - 30 * DAY, keys[3]])).toString('base64url')}.${signature}`;
-      for (const [text, reason] of [[altered, 'signature does not match'], ['x.y', 'signature does not match'], ['garbage', 'malformed']] as const) {
+      for (const [text, reason] of [
+        [altered, 'signature does not match'],
+        ['x.y', 'signature does not match'],
+        ['garbage', 'malformed'],
+      ] as const) {
         const res = await get(`${LIST}?address=${W}&nextCursor=${encodeURIComponent(text)}`);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual(badRequest('nextCursor', `nextCursor is not a cursor this list issued (${reason}); start again without it`));
+        expect(res.body).toEqual(
+          badRequest('nextCursor', `nextCursor is not a cursor this list issued (${reason}); start again without it`),
+        );
       }
     });
 
@@ -398,12 +531,24 @@ describe('Closed trades', () => {
       ['', 'address', 'address is required'],
       ['address=0x12', 'address', 'address must be a 0x address of 40 hex digits'],
       [`address=${W.slice(0, -1)}z`, 'address', 'address must be a 0x address of 40 hex digits'],
-      [`address=${W}&startTime=2026-01-01T00:00:00Z&endTime=2026-01-31T00:00:00.001Z`, 'endTime', 'endTime must be at most 30 days after startTime'],
+      [
+        `address=${W}&startTime=2026-01-01T00:00:00Z&endTime=2026-01-31T00:00:00.001Z`,
+        'endTime',
+        'endTime must be at most 30 days after startTime',
+      ],
       [`address=${W}&startTime=${iso(NOW - 31 * DAY)}`, 'endTime', 'endTime must be at most 30 days after startTime'],
       [`address=${W}&startTime=2026-01-02T00:00:00Z&endTime=2026-01-01T23:59:59.999Z`, 'endTime', 'endTime must not be before startTime'],
       [`address=${W}&endTime=${iso(NOW - 10 * DAY)}&startTime=${iso(NOW - 9 * DAY)}`, 'endTime', 'endTime must not be before startTime'],
-      [`address=${W}&startTime=last-week`, 'startTime', 'startTime must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)'],
-      [`address=${W}&endTime=2026-02-30`, 'endTime', 'endTime must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)'],
+      [
+        `address=${W}&startTime=last-week`,
+        'startTime',
+        'startTime must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)',
+      ],
+      [
+        `address=${W}&endTime=2026-02-30`,
+        'endTime',
+        'endTime must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)',
+      ],
       [`address=${W}&limit=0`, 'limit', 'limit must not be less than 1'],
       [`address=${W}&limit=501`, 'limit', 'limit must not be greater than 500'],
       [`address=${W}&limit=1.5`, 'limit', 'limit must be an integer number'],
@@ -423,12 +568,16 @@ describe('Closed trades', () => {
 
   it('documents both routes in the OpenAPI document', async () => {
     const doc = (await api.http.get('/docs-json')).body as {
-      paths: Record<string, { get: { parameters: Array<{ name: string; in: string; required: boolean }>; responses: Record<string, unknown> } }>;
+      paths: Record<
+        string,
+        { get: { parameters: Array<{ name: string; in: string; required: boolean }>; responses: Record<string, unknown> } }
+      >;
     };
     const params = (path: string) => doc.paths[path]!.get.parameters.map((p) => `${p.name}${p.required ? '!' : ''}`).sort();
     expect(params(LIST)).toEqual(['address!', 'endTime', 'limit', 'nextCursor', 'startTime']);
     expect(params(SUMMARY)).toEqual(['address!', 'interval']);
-    for (const path of [LIST, SUMMARY]) expect(Object.keys(doc.paths[path]!.get.responses).sort()).toEqual(['200', '400', '401', '429', '500']);
+    for (const path of [LIST, SUMMARY])
+      expect(Object.keys(doc.paths[path]!.get.responses).sort()).toEqual(['200', '400', '401', '429', '500']);
   });
 
   describe('GET /api/external/closed-trades/summary', () => {
@@ -443,9 +592,28 @@ describe('Closed trades', () => {
     it('gives each record exactly the design fields, and null ratios where nothing divides', async () => {
       const { data } = (await get(`${SUMMARY}?address=${W}`)).body;
       const fields = [
-        'tradeCount', 'winCount', 'lossCount', 'winRate', 'longCount', 'shortCount', 'longWinRate', 'shortWinRate', 'realizedPnlUsd', 'grossProfitUsd',
-        'grossLossUsd', 'feesUsd', 'fundingUsd', 'volumeUsd', 'avgSizeUsd', 'avgDurationMs', 'medianDurationMs', 'profitFactor', 'payoffRatio',
-        'expectancyUsd', 'largestWinUsd', 'largestLossUsd',
+        'tradeCount',
+        'winCount',
+        'lossCount',
+        'winRate',
+        'longCount',
+        'shortCount',
+        'longWinRate',
+        'shortWinRate',
+        'realizedPnlUsd',
+        'grossProfitUsd',
+        'grossLossUsd',
+        'feesUsd',
+        'fundingUsd',
+        'volumeUsd',
+        'avgSizeUsd',
+        'avgDurationMs',
+        'medianDurationMs',
+        'profitFactor',
+        'payoffRatio',
+        'expectancyUsd',
+        'largestWinUsd',
+        'largestLossUsd',
       ];
       expect(Object.keys(data).sort()).toEqual(['address', 'byCoin', 'interval', 'summary']);
       expect(Object.keys(data.summary).sort()).toEqual([...fields].sort());
@@ -456,9 +624,29 @@ describe('Closed trades', () => {
       expect(sol.winCount).toBeGreaterThan(0);
       // DOGE only lost (its one partial long): a profit factor of 0, no payoff ratio, no largest win, no short trades.
       expect(data.byCoin.find((c: { coin: string }) => c.coin === 'DOGE')).toEqual({
-        coin: 'DOGE', tradeCount: 1, winCount: 0, lossCount: 1, winRate: 0, longCount: 1, shortCount: 0, longWinRate: 0, shortWinRate: null,
-        realizedPnlUsd: -10, grossProfitUsd: 0, grossLossUsd: -10.1, feesUsd: 0.1, fundingUsd: 0, volumeUsd: 190, avgSizeUsd: 0, avgDurationMs: 0,
-        medianDurationMs: 0, profitFactor: 0, payoffRatio: null, expectancyUsd: -10.1, largestWinUsd: null, largestLossUsd: -10.1,
+        coin: 'DOGE',
+        tradeCount: 1,
+        winCount: 0,
+        lossCount: 1,
+        winRate: 0,
+        longCount: 1,
+        shortCount: 0,
+        longWinRate: 0,
+        shortWinRate: null,
+        realizedPnlUsd: -10,
+        grossProfitUsd: 0,
+        grossLossUsd: -10.1,
+        feesUsd: 0.1,
+        fundingUsd: 0,
+        volumeUsd: 190,
+        avgSizeUsd: 0,
+        avgDurationMs: 0,
+        medianDurationMs: 0,
+        profitFactor: 0,
+        payoffRatio: null,
+        expectancyUsd: -10.1,
+        largestWinUsd: null,
+        largestLossUsd: -10.1,
       });
     });
 
@@ -466,8 +654,17 @@ describe('Closed trades', () => {
       const res = await get(`${SUMMARY}?address=${FLAT}`);
       expect(res.body).toEqual(summaryBody(FLAT, 'all', ofWallet(FLAT)));
       expect(res.body.data.summary).toMatchObject({
-        tradeCount: 2, winCount: 0, lossCount: 0, winRate: 0, grossProfitUsd: 0, grossLossUsd: 0, profitFactor: null, payoffRatio: null,
-        expectancyUsd: 0, largestWinUsd: null, largestLossUsd: null,
+        tradeCount: 2,
+        winCount: 0,
+        lossCount: 0,
+        winRate: 0,
+        grossProfitUsd: 0,
+        grossLossUsd: 0,
+        profitFactor: null,
+        payoffRatio: null,
+        expectancyUsd: 0,
+        largestWinUsd: null,
+        largestLossUsd: null,
       });
     });
 
@@ -497,9 +694,28 @@ describe('Closed trades', () => {
           address: NOBODY,
           interval: '90d',
           summary: {
-            tradeCount: 0, winCount: 0, lossCount: 0, winRate: null, longCount: 0, shortCount: 0, longWinRate: null, shortWinRate: null,
-            realizedPnlUsd: 0, grossProfitUsd: 0, grossLossUsd: 0, feesUsd: 0, fundingUsd: 0, volumeUsd: 0, avgSizeUsd: null, avgDurationMs: null,
-            medianDurationMs: null, profitFactor: null, payoffRatio: null, expectancyUsd: null, largestWinUsd: null, largestLossUsd: null,
+            tradeCount: 0,
+            winCount: 0,
+            lossCount: 0,
+            winRate: null,
+            longCount: 0,
+            shortCount: 0,
+            longWinRate: null,
+            shortWinRate: null,
+            realizedPnlUsd: 0,
+            grossProfitUsd: 0,
+            grossLossUsd: 0,
+            feesUsd: 0,
+            fundingUsd: 0,
+            volumeUsd: 0,
+            avgSizeUsd: null,
+            avgDurationMs: null,
+            medianDurationMs: null,
+            profitFactor: null,
+            payoffRatio: null,
+            expectancyUsd: null,
+            largestWinUsd: null,
+            largestLossUsd: null,
           },
           byCoin: [],
         },

@@ -74,7 +74,10 @@ async function seed(dataSource: DataSource): Promise<void> {
   const fills = OPEN.filter((p) => p.fill).sort((a, b) => a.openTime - b.openTime);
   const blocks = fills.map((p, i) =>
     fillsBlock(1000 + i, p.openTime, [
-      [p.wallet.address, wireFill({ coin: p.coin, px: '100', sz: '1', side: p.side === 'long' ? 'B' : 'A', time: p.openTime, tid: 5000 + i })],
+      [
+        p.wallet.address,
+        wireFill({ coin: p.coin, px: '100', sz: '1', side: p.side === 'long' ? 'B' : 'A', time: p.openTime, tid: 5000 + i }),
+      ],
     ]),
   );
   await (await startedWriter(dataSource, ExchangeFactsWriter)).writeBlocks(feed(blocks), 'node');
@@ -84,10 +87,29 @@ async function seed(dataSource: DataSource): Promise<void> {
     walletState(w.address, { perpEquity: w.perpEquity, allTimePnl: w.allTimePnl, positions: positions.map(positionOf) });
   // Two hours earlier W3 also held xyz:TSLA (first seen then, so "opened" 2 h before T): it closes at T and
   // must count nowhere, though it is the most recent position W3 ever opened.
-  const tsla: SeedPosition = { wallet: W3, coin: 'xyz:TSLA', side: 'long', value: '90000', upnl: '500', openTime: T - 2 * HOUR, fill: false };
+  const tsla: SeedPosition = {
+    wallet: W3,
+    coin: 'xyz:TSLA',
+    side: 'long',
+    value: '90000',
+    upnl: '500',
+    openTime: T - 2 * HOUR,
+    fill: false,
+  };
   const w3Eth = OPEN.find((p) => p.wallet === W3 && p.coin === 'ETH')!;
   await states.apply(exchangeState(100, T - 2 * HOUR, [wallet(W3, [tsla, { ...w3Eth, value: '4000', upnl: '0' }])]));
-  await states.apply(exchangeState(200, T, WALLETS.map((w) => wallet(w, OPEN.filter((p) => p.wallet === w)))));
+  await states.apply(
+    exchangeState(
+      200,
+      T,
+      WALLETS.map((w) =>
+        wallet(
+          w,
+          OPEN.filter((p) => p.wallet === w),
+        ),
+      ),
+    ),
+  );
 }
 
 // ---- the expected figures, recomputed from the seed with big.js ----
@@ -185,7 +207,16 @@ const ZERO_SUMMARY = (id: number) => ({
       { side: 'short', countOpenPositions: 0, totalValue: 0 },
     ],
   },
-  summary: { segmentId: id, countTradersInPosition: 0, perpBias: null, positionValue: 0, positionLongValue: 0, positionShortValue: 0, exposureRatio: null, activePerpEquity: 0 },
+  summary: {
+    segmentId: id,
+    countTradersInPosition: 0,
+    perpBias: null,
+    positionValue: 0,
+    positionLongValue: 0,
+    positionShortValue: 0,
+    exposureRatio: null,
+    activePerpEquity: 0,
+  },
 });
 
 const badRequest = (errors: Array<{ field: string; message: string }>) => ({
@@ -215,13 +246,20 @@ describe('cohort summary and positions heatmap', () => {
     expect(summary.parameters).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: 'segmentId', in: 'path', required: true, schema: expect.objectContaining({ type: 'integer' }) }),
-        expect.objectContaining({ name: 'positionAge', in: 'query', required: false, schema: expect.objectContaining({ enum: WINDOWS, default: 'all' }) }),
+        expect.objectContaining({
+          name: 'positionAge',
+          in: 'query',
+          required: false,
+          schema: expect.objectContaining({ enum: WINDOWS, default: 'all' }),
+        }),
       ]),
     );
     expect(summary.description).toContain('exposureRatio = totalValue / activePerpEquity');
     expect(Object.keys(summary.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
     const heatmap = doc.paths['/api/external/positions/heatmap'].get;
-    expect(heatmap.parameters).toEqual([expect.objectContaining({ name: 'openedWithin', in: 'query', schema: expect.objectContaining({ enum: WINDOWS, default: 'all' }) })]);
+    expect(heatmap.parameters).toEqual([
+      expect.objectContaining({ name: 'openedWithin', in: 'query', schema: expect.objectContaining({ enum: WINDOWS, default: 'all' }) }),
+    ]);
     expect(doc.components.schemas.HeatmapSegmentDto.properties.bias.description).toContain('Long share by value');
   });
 
@@ -302,10 +340,15 @@ describe('cohort summary and positions heatmap', () => {
       });
 
       it('keeps the wallets that opened a position within positionAge, edges included, with all their open positions', async () => {
-        const traders = async (id: number, window: Window) => (await api.get(`${summaryPath(id)}?positionAge=${window}`, token)).body.openPerpsSummary;
+        const traders = async (id: number, window: Window) =>
+          (await api.get(`${summaryPath(id)}?positionAge=${window}`, token)).body.openPerpsSummary;
         // Dolphins, 24h: W1 (BTC opened exactly 24 h before) and W2 (SOL), each with both positions, W2's 1 ms too old BTC too;
         // W3 only through its xyz:TSLA, which is closed.
-        expect(await traders(2, '24h')).toMatchObject({ countTradersInPosition: 2, countOpenPositions: 4, totalValue: num(sum(['30000.1', '8000.125', '12000.2', '2500.3333'])) });
+        expect(await traders(2, '24h')).toMatchObject({
+          countTradersInPosition: 2,
+          countOpenPositions: 4,
+          totalValue: num(sum(['30000.1', '8000.125', '12000.2', '2500.3333'])),
+        });
         // 7d adds W3, whose ETH opened exactly 7 days before.
         expect(await traders(2, '7d')).toMatchObject({ countTradersInPosition: 3, countOpenPositions: 5 });
         // Fish: W9 opened at T; W8 1 ms more than 7 days before; W5 exactly 30 days before (its DOGE 31 days).
@@ -320,7 +363,13 @@ describe('cohort summary and positions heatmap', () => {
         const leviathans = (await api.get(summaryPath(7), token)).body;
         const printers = (await api.get(summaryPath(8), token)).body;
         expect(leviathans.openPerpsSummary).toEqual(printers.openPerpsSummary);
-        expect(leviathans.summary).toMatchObject({ countTradersInPosition: 1, positionValue: 1000000, activePerpEquity: 6000000, exposureRatio: 0.16666667, perpBias: 0.16666667 });
+        expect(leviathans.summary).toMatchObject({
+          countTradersInPosition: 1,
+          positionValue: 1000000,
+          activePerpEquity: 6000000,
+          exposureRatio: 0.16666667,
+          perpBias: 0.16666667,
+        });
         // W3 is a Consistent Grinder with W1: its closed 90,000 xyz:TSLA is not in the sums.
         expect((await api.get(summaryPath(10), token)).body.summary).toMatchObject({
           countTradersInPosition: 2,
@@ -349,7 +398,16 @@ describe('cohort summary and positions heatmap', () => {
               { side: 'short', countOpenPositions: 0, totalValue: 0 },
             ],
           },
-          summary: { segmentId: 16, countTradersInPosition: 1, perpBias: null, positionValue: 20, positionLongValue: 20, positionShortValue: 0, exposureRatio: null, activePerpEquity: -50 },
+          summary: {
+            segmentId: 16,
+            countTradersInPosition: 1,
+            perpBias: null,
+            positionValue: 20,
+            positionLongValue: 20,
+            positionShortValue: 0,
+            exposureRatio: null,
+            activePerpEquity: -50,
+          },
         });
       });
 
@@ -371,8 +429,14 @@ describe('cohort summary and positions heatmap', () => {
         [summaryPath('abc'), [{ field: 'segmentId', message: 'segmentId must be an integer number' }]],
         [summaryPath('1.5'), [{ field: 'segmentId', message: 'segmentId must be an integer number' }]],
         [summaryPath('1e1'), [{ field: 'segmentId', message: 'segmentId must be an integer number' }]],
-        [`${summaryPath(2)}?positionAge=1h`, [{ field: 'positionAge', message: 'positionAge must be one of the following values: all, 24h, 7d, 30d' }]],
-        [`${summaryPath(2)}?positionAge=ALL`, [{ field: 'positionAge', message: 'positionAge must be one of the following values: all, 24h, 7d, 30d' }]],
+        [
+          `${summaryPath(2)}?positionAge=1h`,
+          [{ field: 'positionAge', message: 'positionAge must be one of the following values: all, 24h, 7d, 30d' }],
+        ],
+        [
+          `${summaryPath(2)}?positionAge=ALL`,
+          [{ field: 'positionAge', message: 'positionAge must be one of the following values: all, 24h, 7d, 30d' }],
+        ],
         [`${summaryPath(2)}?openedWithin=24h`, [{ field: 'openedWithin', message: 'property openedWithin should not exist' }]],
         [`${summaryPath(2)}?limit=5`, [{ field: 'limit', message: 'property limit should not exist' }]],
       ])('answers %s with a 400 naming the field', async (path, errors) => {
@@ -398,24 +462,60 @@ describe('cohort summary and positions heatmap', () => {
         // By total value, descending; ARB, AVAX and xyz:NVDA tie at 250 and go by coin; closed xyz:TSLA nowhere.
         expect(res.body.heatmap.map((c: { coin: string }) => c.coin)).toEqual(['BTC', 'ETH', 'SOL', 'ARB', 'AVAX', 'xyz:NVDA', 'DOGE']);
         for (const coin of res.body.heatmap) {
-          expect(coin.segments.map((s: { segmentId: number }) => s.segmentId)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+          expect(coin.segments.map((s: { segmentId: number }) => s.segmentId)).toEqual([
+            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+          ]);
         }
       });
 
       it('counts a position once in its coin and in both its cohorts', async () => {
         const btc = (await api.get(HEATMAP, token)).body.heatmap[0];
-        expect(btc).toMatchObject({ coin: 'BTC', totalValue: 1042700.3, totalLongValue: 1030700.1, totalShortValue: 12000.2, count: 4, countLong: 3, countShort: 1 });
+        expect(btc).toMatchObject({
+          coin: 'BTC',
+          totalValue: 1042700.3,
+          totalLongValue: 1030700.1,
+          totalShortValue: 12000.2,
+          count: 4,
+          countLong: 3,
+          countShort: 1,
+        });
         const cell = (id: number) => btc.segments[id - 1];
         // W7's long is a Leviathan's and a Money Printer's.
-        const w7 = { coin: 'BTC', totalValue: 1000000, totalLongValue: 1000000, totalShortValue: 0, count: 1, countLong: 1, countShort: 0, bias: 1 };
+        const w7 = {
+          coin: 'BTC',
+          totalValue: 1000000,
+          totalLongValue: 1000000,
+          totalShortValue: 0,
+          count: 1,
+          countLong: 1,
+          countShort: 0,
+          bias: 1,
+        };
         expect(cell(7)).toEqual({ segmentId: 7, ...w7 });
         expect(cell(8)).toEqual({ segmentId: 8, ...w7 });
         // Dolphins: W1's 30000.1 long and W2's 12000.2 short; bias is the long share of the value.
         expect(cell(2)).toEqual({
-          segmentId: 2, coin: 'BTC', totalValue: 42000.3, totalLongValue: 30000.1, totalShortValue: 12000.2, count: 2, countLong: 1, countShort: 1,
+          segmentId: 2,
+          coin: 'BTC',
+          totalValue: 42000.3,
+          totalLongValue: 30000.1,
+          totalShortValue: 12000.2,
+          count: 2,
+          countLong: 1,
+          countShort: 1,
           bias: num(new Big('30000.1').div('42000.3').round(8, Big.roundHalfUp)),
         });
-        expect(cell(3)).toEqual({ segmentId: 3, coin: 'BTC', totalValue: 0, totalLongValue: 0, totalShortValue: 0, count: 0, countLong: 0, countShort: 0, bias: null });
+        expect(cell(3)).toEqual({
+          segmentId: 3,
+          coin: 'BTC',
+          totalValue: 0,
+          totalLongValue: 0,
+          totalShortValue: 0,
+          count: 0,
+          countLong: 0,
+          countShort: 0,
+          bias: null,
+        });
       });
 
       it.each(WINDOWS)('keeps the positions opened within %s, edges included', async (window) => {
@@ -426,7 +526,12 @@ describe('cohort summary and positions heatmap', () => {
 
       it('puts the window edges where they belong', async () => {
         const coins = async (window: Window) =>
-          Object.fromEntries((await api.get(`${HEATMAP}?openedWithin=${window}`, token)).body.heatmap.map((c: { coin: string; count: number }) => [c.coin, c.count]));
+          Object.fromEntries(
+            (await api.get(`${HEATMAP}?openedWithin=${window}`, token)).body.heatmap.map((c: { coin: string; count: number }) => [
+              c.coin,
+              c.count,
+            ]),
+          );
         // 24h: W1's BTC opened exactly 24 h before counts, W2's 1 ms older does not; xyz:TSLA, opened 2 h before, is closed.
         expect(await coins('24h')).toEqual({ BTC: 2, SOL: 1, ARB: 1, AVAX: 1, 'xyz:NVDA': 1, DOGE: 1 });
         // 7d: W3's ETH opened exactly 7 days before counts, W8's 1 ms older does not.

@@ -24,7 +24,17 @@ describe('Exports with EXPORT_STORE=s3', () => {
     dataSource = await new DataSource(dataSourceOptions(api.config.DATABASE_URL)).initialize();
     // A CSV of a few thousand rows (about 0.6 MB), streamed from Postgres into the store.
     const wallets = Array.from({ length: WALLETS }, (_, i) =>
-      walletState(address(i + 1), { perpEquity: String(1000 + i), positions: [positionState('BTC', { szi: i % 2 ? '-0.5' : '0.5', positionValue: '50000', entryPx: '100000', liquidationPx: String(60000 + i * 10) })] }),
+      walletState(address(i + 1), {
+        perpEquity: String(1000 + i),
+        positions: [
+          positionState('BTC', {
+            szi: i % 2 ? '-0.5' : '0.5',
+            positionValue: '50000',
+            entryPx: '100000',
+            liquidationPx: String(60000 + i * 10),
+          }),
+        ],
+      }),
     );
     await (await startedWriter(dataSource, MarketStateWriter)).apply(exchangeState(7, T0, wallets));
   });
@@ -55,7 +65,7 @@ describe('Exports with EXPORT_STORE=s3', () => {
     expect(body.heatmap.reduce((v, b) => v + b.liquidationValue, 0)).toBe(WALLETS * 50000);
   });
 
-  it('streams the open-positions CSV into the store, under the state update\'s key', async () => {
+  it("streams the open-positions CSV into the store, under the state update's key", async () => {
     const location = await redirect('/api/external/positions/open/coin/BTC');
     const text = await (await fetch(location)).text();
     const rows = parse(text, { columns: true }) as Array<Record<string, string>>;
@@ -66,7 +76,12 @@ describe('Exports with EXPORT_STORE=s3', () => {
     expect(rows.map((r) => [r.address, r.liquidationPrice])).toEqual(stored.map((r) => [r.address, r.liquidation_price]));
 
     await redirect('/api/external/positions/open/coin/BTC');
-    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const client = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket }));
     expect(listed.Contents!.map((o) => o.Key).sort()).toEqual(['liquidation-heatmap/BTC/7.json', 'open-positions/BTC/7.csv']);
   });

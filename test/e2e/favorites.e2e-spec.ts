@@ -22,13 +22,29 @@ const UNKNOWN = address(0xdead);
 const MANY = Array.from({ length: 1001 }, (_, i) => address(0x10000 + i));
 
 // Short 4 ETH from 50 at 55 (value 220), liquidation 60: progress (50 - 55) / (50 - 60) = 0.5. Long 2 BTC from 100 at 90, liquidation 50: 0.2.
-const ETH = positionState('ETH', { szi: '-4', entryPx: '50', positionValue: '220', unrealizedPnl: '-20', liquidationPx: '60', fundingSinceOpen: '1.5' });
-const BTC = positionState('BTC', { szi: '2', entryPx: '100', positionValue: '180', unrealizedPnl: '-20', liquidationPx: '50', leverage: 10, marginUsed: '18' });
+const ETH = positionState('ETH', {
+  szi: '-4',
+  entryPx: '50',
+  positionValue: '220',
+  unrealizedPnl: '-20',
+  liquidationPx: '60',
+  fundingSinceOpen: '1.5',
+});
+const BTC = positionState('BTC', {
+  szi: '2',
+  entryPx: '100',
+  positionValue: '180',
+  unrealizedPnl: '-20',
+  liquidationPx: '50',
+  leverage: 10,
+  marginUsed: '18',
+});
 const SOL = positionState('SOL', { szi: '10', entryPx: '20', positionValue: '200' });
 
 async function seed(dataSource: DataSource): Promise<void> {
   const states = await startedWriter(dataSource, MarketStateWriter);
-  const a = (positions: ReturnType<typeof positionState>[]) => walletState(A, { perpEquity: '20000', allTimePnl: '50000', spotHype: '5', positions });
+  const a = (positions: ReturnType<typeof positionState>[]) =>
+    walletState(A, { perpEquity: '20000', allTimePnl: '50000', spotHype: '5', positions });
   await states.apply(exchangeState(1, T1, [a([SOL, ETH])]));
   await states.apply(
     exchangeState(2, T2, [
@@ -44,24 +60,70 @@ async function seed(dataSource: DataSource): Promise<void> {
 const profile = (wallet: string, favoriteCount: number) =>
   ({
     [A]: {
-      xUserId: null, displayName: null, emoji: null, verified: false, segments: [2, 10], address: A, favoriteCount,
-      totalEquity: 20200, earliestActivityAt: iso(T1), perpPnl: 50000, perpEquity: 20000,
+      xUserId: null,
+      displayName: null,
+      emoji: null,
+      verified: false,
+      segments: [2, 10],
+      address: A,
+      favoriteCount,
+      totalEquity: 20200,
+      earliestActivityAt: iso(T1),
+      perpPnl: 50000,
+      perpEquity: 20000,
       // (180 + 220) / 20000 and (180 - 220) / 20000.
-      exposureRatio: 0.02, perpBias: -0.002, openValue: 400, sumUpnl: -40, vault: null, closestLiq: { coin: 'ETH', progress: 0.5 },
+      exposureRatio: 0.02,
+      perpBias: -0.002,
+      openValue: 400,
+      sumUpnl: -40,
+      vault: null,
+      closestLiq: { coin: 'ETH', progress: 0.5 },
     },
     [B]: {
-      xUserId: null, displayName: null, emoji: null, verified: false, segments: [1, 12], address: B, favoriteCount,
-      totalEquity: 300, earliestActivityAt: iso(T2), perpPnl: -500, perpEquity: 300,
-      exposureRatio: null, perpBias: null, openValue: 0, sumUpnl: 0, vault: null, closestLiq: { coin: null, progress: null },
+      xUserId: null,
+      displayName: null,
+      emoji: null,
+      verified: false,
+      segments: [1, 12],
+      address: B,
+      favoriteCount,
+      totalEquity: 300,
+      earliestActivityAt: iso(T2),
+      perpPnl: -500,
+      perpEquity: 300,
+      exposureRatio: null,
+      perpBias: null,
+      openValue: 0,
+      sumUpnl: 0,
+      vault: null,
+      closestLiq: { coin: null, progress: null },
     },
     [C]: {
-      xUserId: null, displayName: null, emoji: null, verified: false, segments: [16, 11], address: C, favoriteCount,
-      totalEquity: 100, earliestActivityAt: iso(T2), perpPnl: 0, perpEquity: 100,
-      exposureRatio: null, perpBias: null, openValue: 0, sumUpnl: 0, vault: null, closestLiq: { coin: null, progress: null },
+      xUserId: null,
+      displayName: null,
+      emoji: null,
+      verified: false,
+      segments: [16, 11],
+      address: C,
+      favoriteCount,
+      totalEquity: 100,
+      earliestActivityAt: iso(T2),
+      perpPnl: 0,
+      perpEquity: 100,
+      exposureRatio: null,
+      perpBias: null,
+      openValue: 0,
+      sumUpnl: 0,
+      vault: null,
+      closestLiq: { coin: null, progress: null },
     },
   })[wallet];
 
-const badRequest = (field: string, message: string) => ({ status: 'error', message: `Invalid parameters: ${field}`, errors: [{ field, message }] });
+const badRequest = (field: string, message: string) => ({
+  status: 'error',
+  message: `Invalid parameters: ${field}`,
+  errors: [{ field, message }],
+});
 const ADDRESS_MESSAGE = 'address must be 0x followed by 40 hex digits';
 
 describe('account routes: favourites, wallet profile, cohort summary', () => {
@@ -71,13 +133,15 @@ describe('account routes: favourites, wallet profile, cohort summary', () => {
   let two: { consumerId: number; token: string };
 
   const put = (path: string, token?: string) => (token ? api.http.put(path).set('Authorization', `Bearer ${token}`) : api.http.put(path));
-  const del = (path: string, token?: string) => (token ? api.http.delete(path).set('Authorization', `Bearer ${token}`) : api.http.delete(path));
+  const del = (path: string, token?: string) =>
+    token ? api.http.delete(path).set('Authorization', `Bearer ${token}`) : api.http.delete(path);
   const list = async (token: string) => {
     const res = await api.get(FAVORITES, token);
     expect(res.status).toBe(200);
     return res.body.data as Array<{ address: string; createdAt: string; wallet: { favoriteCount: number } }>;
   };
-  const countOf = async (wallet: string) => (await api.get(`/api/external/wallets?address=${wallet}`, one.token)).body.items[0].favoriteCount;
+  const countOf = async (wallet: string) =>
+    (await api.get(`/api/external/wallets?address=${wallet}`, one.token)).body.items[0].favoriteCount;
 
   beforeAll(async () => {
     api = await ApiHarness.start();
@@ -97,8 +161,13 @@ describe('account routes: favourites, wallet profile, cohort summary', () => {
     expect(Object.keys(doc.paths[`${FAVORITES}/{address}`]).sort()).toEqual(['delete', 'put']);
     expect(Object.keys(doc.paths[`${FAVORITES}/{address}`].put.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
     expect(Object.keys(doc.paths[`${FAVORITES}/{address}`].delete.responses)).toEqual(expect.arrayContaining(['204', '400', '401']));
-    expect(doc.paths['/api/wallets/{address}'].get.parameters).toEqual([expect.objectContaining({ name: 'address', in: 'path', required: true })]);
-    expect(doc.paths['/api/segments/{segmentId}/summary'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['segmentId', 'positionAge']);
+    expect(doc.paths['/api/wallets/{address}'].get.parameters).toEqual([
+      expect.objectContaining({ name: 'address', in: 'path', required: true }),
+    ]);
+    expect(doc.paths['/api/segments/{segmentId}/summary'].get.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'segmentId',
+      'positionAge',
+    ]);
   });
 
   describe('favourites', () => {
@@ -143,7 +212,11 @@ describe('account routes: favourites, wallet profile, cohort summary', () => {
     it('keeps each consumer to its own, and counts every consumer in favoriteCount', async () => {
       expect((await put(favorite(A), two.token)).body.data.wallet).toEqual(profile(A, 2));
       expect((await list(two.token)).map((f) => [f.address, f.wallet.favoriteCount])).toEqual([[A, 2]]);
-      expect((await list(one.token)).map((f) => [f.address, f.wallet.favoriteCount])).toEqual([[C, 1], [B, 1], [A, 2]]);
+      expect((await list(one.token)).map((f) => [f.address, f.wallet.favoriteCount])).toEqual([
+        [C, 1],
+        [B, 1],
+        [A, 2],
+      ]);
       // The other wallet routes read the same count.
       expect(await countOf(A)).toBe(2);
       expect(await countOf(B)).toBe(1);
@@ -194,7 +267,11 @@ describe('account routes: favourites, wallet profile, cohort summary', () => {
     });
 
     it('takes no query fields', async () => {
-      for (const res of [await api.get(`${FAVORITES}?limit=5`, one.token), await put(`${favorite(B)}?limit=5`, one.token), await del(`${favorite(B)}?limit=5`, one.token)]) {
+      for (const res of [
+        await api.get(`${FAVORITES}?limit=5`, one.token),
+        await put(`${favorite(B)}?limit=5`, one.token),
+        await del(`${favorite(B)}?limit=5`, one.token),
+      ]) {
         expect(res.status).toBe(400);
         expect(res.body).toEqual(badRequest('limit', 'property limit should not exist'));
       }
@@ -225,7 +302,14 @@ describe('account routes: favourites, wallet profile, cohort summary', () => {
       const res = await api.get(WALLET(A), two.token);
       expect(res.status).toBe(200);
       const position = (coin: string, fields: object) => ({
-        id: expect.any(Number), address: A, coin, dex: 'main', closeTime: null, updatedAt: iso(T2), leverageType: 'cross', ...fields,
+        id: expect.any(Number),
+        address: A,
+        coin,
+        dex: 'main',
+        closeTime: null,
+        updatedAt: iso(T2),
+        leverageType: 'cross',
+        ...fields,
       });
       expect(res.body).toEqual({
         status: 'success',
@@ -237,13 +321,42 @@ describe('account routes: favourites, wallet profile, cohort summary', () => {
           ],
           // Newest openTime first: BTC first seen at T2, ETH at T1; SOL closed at T2 is not open.
           positions: [
-            position('BTC', { side: 'long', size: 2, value: 180, entryPrice: 100, unrealizedPnl: -20, funding: 0, liquidationPrice: 50, liquidationProgress: 0.2, leverage: 10, marginUsed: 18, openTime: iso(T2), createdAt: iso(T2) }),
-            position('ETH', { side: 'short', size: 4, value: 220, entryPrice: 50, unrealizedPnl: -20, funding: 1.5, liquidationPrice: 60, liquidationProgress: 0.5, leverage: 5, marginUsed: 20, openTime: iso(T1), createdAt: iso(T1) }),
+            position('BTC', {
+              side: 'long',
+              size: 2,
+              value: 180,
+              entryPrice: 100,
+              unrealizedPnl: -20,
+              funding: 0,
+              liquidationPrice: 50,
+              liquidationProgress: 0.2,
+              leverage: 10,
+              marginUsed: 18,
+              openTime: iso(T2),
+              createdAt: iso(T2),
+            }),
+            position('ETH', {
+              side: 'short',
+              size: 4,
+              value: 220,
+              entryPrice: 50,
+              unrealizedPnl: -20,
+              funding: 1.5,
+              liquidationPrice: 60,
+              liquidationProgress: 0.5,
+              leverage: 5,
+              marginUsed: 20,
+              openTime: iso(T1),
+              createdAt: iso(T1),
+            }),
           ],
           isFavorite: true,
         },
       });
-      const route = await api.get(`/api/external/positions?address=${A}&open=true&start=2026-01-01T00:00:00Z&end=2026-12-31T00:00:00Z`, two.token);
+      const route = await api.get(
+        `/api/external/positions?address=${A}&open=true&start=2026-01-01T00:00:00Z&end=2026-12-31T00:00:00Z`,
+        two.token,
+      );
       expect(res.body.data.positions).toEqual(route.body.positions);
     });
 
@@ -290,7 +403,14 @@ describe('account routes: favourites, wallet profile, cohort summary', () => {
       }
       // The Dolphins: A alone, with its two open positions.
       expect((await api.get('/api/segments/2/summary', one.token)).body.summary).toEqual({
-        segmentId: 2, countTradersInPosition: 1, perpBias: -0.002, positionValue: 400, positionLongValue: 180, positionShortValue: 220, exposureRatio: 0.02, activePerpEquity: 20000,
+        segmentId: 2,
+        countTradersInPosition: 1,
+        perpBias: -0.002,
+        positionValue: 400,
+        positionLongValue: 180,
+        positionShortValue: 220,
+        exposureRatio: 0.02,
+        activePerpEquity: 20000,
       });
     });
 
@@ -309,13 +429,40 @@ describe('account routes: favourites, wallet profile, cohort summary', () => {
 
   it('answers hostile path values with a 400 naming address or segmentId (or a 404 for an unknown one), never a 5xx', async () => {
     const { token } = await api.createConsumer({ name: 'favorites-hostile', rateLimitPerMinute: 100_000 });
-    const hostile = [' ', '0', '-1', '17', '1e309', 'NaN', 'null', '[]', `0x${'a'.repeat(40)}`, `0x${'A'.repeat(39)}`, "'; DROP TABLE wallets; --", '%00', '\u0000', '9'.repeat(400), '🐋', '..'];
+    const hostile = [
+      ' ',
+      '0',
+      '-1',
+      '17',
+      '1e309',
+      'NaN',
+      'null',
+      '[]',
+      `0x${'a'.repeat(40)}`,
+      `0x${'A'.repeat(39)}`,
+      "'; DROP TABLE wallets; --",
+      '%00',
+      '\u0000',
+      '9'.repeat(400),
+      '🐋',
+      '..',
+    ];
     for (const value of hostile) {
       const path = encodeURIComponent(value);
-      const calls = { get: await api.get(WALLET(path), token), put: await put(favorite(path), token), delete: await del(favorite(path), token), summary: await api.get(`/api/segments/${path}/summary`, token) };
+      const calls = {
+        get: await api.get(WALLET(path), token),
+        put: await put(favorite(path), token),
+        delete: await del(favorite(path), token),
+        summary: await api.get(`/api/segments/${path}/summary`, token),
+      };
       for (const [call, res] of Object.entries(calls)) {
         expect([value, call, [200, 204, 400, 404].includes(res.status)]).toEqual([value, call, true]);
-        if (res.status === 400) expect(res.body).toEqual({ status: 'error', message: expect.any(String), errors: [{ field: expect.stringMatching(/^(address|segmentId)$/), message: expect.any(String) }] });
+        if (res.status === 400)
+          expect(res.body).toEqual({
+            status: 'error',
+            message: expect.any(String),
+            errors: [{ field: expect.stringMatching(/^(address|segmentId)$/), message: expect.any(String) }],
+          });
         if (res.status === 404) expect(res.body).toEqual({ status: 'error', message: expect.any(String) });
       }
     }

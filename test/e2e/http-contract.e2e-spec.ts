@@ -148,10 +148,18 @@ describe('HTTP contract', () => {
   });
 
   it('answers a malformed JSON body with 400 naming the problem, and ignores a GET body', async () => {
-    const malformed = await api.http.post(SEGMENTS).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send('{"limit": 5');
+    const malformed = await api.http
+      .post(SEGMENTS)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/json')
+      .send('{"limit": 5');
     expect(malformed.status).toBe(400);
     expect(malformed.body).toEqual({ status: 'error', message: expect.stringContaining('JSON') });
-    const withBody = await api.http.get(SEGMENTS).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send('{"limit": 5');
+    const withBody = await api.http
+      .get(SEGMENTS)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/json')
+      .send('{"limit": 5');
     expect(withBody.status).toBe(200);
     expect(withBody.body).toHaveLength(16);
   });
@@ -171,7 +179,9 @@ describe('HTTP contract', () => {
   it('counts requests by route and status on /metrics', async () => {
     const before = await api.http.get('/metrics');
     const count = (text: string) =>
-      Number(/tidewatch_http_requests_total\{method="GET",route="\/api\/external\/segments",status="200",app="api"\} (\d+)/.exec(text)?.[1] ?? 0);
+      Number(
+        /tidewatch_http_requests_total\{method="GET",route="\/api\/external\/segments",status="200",app="api"\} (\d+)/.exec(text)?.[1] ?? 0,
+      );
     await api.get(SEGMENTS, token);
     await api.get(SEGMENTS, token);
     await new Promise((resolve) => setImmediate(resolve)); // the second response's finish event
@@ -236,7 +246,9 @@ describe('HTTP contract', () => {
       '/events/endpoints/{id}/replay': ['post'],
       '/events/deliveries/{deliveryId}/retry': ['post'],
     };
-    expect(Object.keys(doc.paths).sort()).toEqual([...external, ...Object.keys(alerts), accountWrites, '/exports/files/{kind}/{coin}/{file}', '/health', '/metrics'].sort());
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [...external, ...Object.keys(alerts), accountWrites, '/exports/files/{kind}/{coin}/{file}', '/health', '/metrics'].sort(),
+    );
     for (const [path, methods] of Object.entries(alerts)) {
       expect(Object.keys(doc.paths[path]).sort()).toEqual(methods);
       for (const method of methods) {
@@ -254,8 +266,15 @@ describe('HTTP contract', () => {
     // A signed download link is its own credential.
     expect(doc.paths['/exports/files/{kind}/{coin}/{file}'].get.security).toBeUndefined();
     const segments = doc.paths['/api/external/segments'].get;
-    expect(segments.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['query:orderBy', 'query:order', 'query:limit']);
-    expect(segments.responses['200'].content['application/json'].schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/SegmentDto' } });
+    expect(segments.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual([
+      'query:orderBy',
+      'query:order',
+      'query:limit',
+    ]);
+    expect(segments.responses['200'].content['application/json'].schema).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/SegmentDto' },
+    });
     expect(Object.keys(doc.components.schemas.SegmentDto.properties)).toEqual(['id', 'name', 'category', 'criteria', 'emoji']);
   });
 });

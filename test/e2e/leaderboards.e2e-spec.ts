@@ -17,14 +17,27 @@ const iso = (ms: number) => new Date(ms).toISOString();
 // The latest state update is the exchange "now". The updates span 45 days, with some exactly on the
 // 30-day, 7-day and 24-hour marks and some just either side of them.
 const LAST = Date.UTC(2026, 2, 15, 12);
-const UPDATES = [-45 * DAY, -31 * DAY, -30 * DAY, -30 * DAY + 15 * MIN, -20 * DAY, -8 * DAY, -7 * DAY, -7 * DAY + 15 * MIN, -3 * DAY, -DAY - 15 * MIN, -DAY, -DAY + 15 * MIN, -12 * HOUR, -15 * MIN, 0].map(
-  (d) => LAST + d,
-);
+const UPDATES = [
+  -45 * DAY,
+  -31 * DAY,
+  -30 * DAY,
+  -30 * DAY + 15 * MIN,
+  -20 * DAY,
+  -8 * DAY,
+  -7 * DAY,
+  -7 * DAY + 15 * MIN,
+  -3 * DAY,
+  -DAY - 15 * MIN,
+  -DAY,
+  -DAY + 15 * MIN,
+  -12 * HOUR,
+  -15 * MIN,
+  0,
+].map((d) => LAST + d);
 const K = UPDATES.length;
 const hypePx = (k: number) => new Big(40).plus(new Big(k).times('0.5')).toFixed();
 
 type PnlField = 'pnlDay' | 'pnlWeek' | 'pnlMonth' | 'pnlAllTime';
-const FIELDS: PnlField[] = ['pnlDay', 'pnlWeek', 'pnlMonth', 'pnlAllTime'];
 
 // 60 wallets. Wallets 0 to 3 share one history (ties, broken by address); the first update each shows
 // up in varies (before 30 days, between the marks, inside the last 24 hours); wallet 7 is missing from
@@ -51,11 +64,17 @@ const stakedHype = (i: number) => (i % 9 === 0 ? new Big(100) : new Big(0));
 function positions(i: number): PositionStateRecord[] {
   switch (i % 4) {
     case 0:
-      return [positionState('BTC', { szi: '0.5', positionValue: `${30_000 + i}`, unrealizedPnl: '-120.5' }), positionState('ETH', { szi: '-2', positionValue: '6000.25', unrealizedPnl: '80' })];
+      return [
+        positionState('BTC', { szi: '0.5', positionValue: `${30_000 + i}`, unrealizedPnl: '-120.5' }),
+        positionState('ETH', { szi: '-2', positionValue: '6000.25', unrealizedPnl: '80' }),
+      ];
     case 1:
       return [positionState('ETH', { szi: '3', positionValue: `${9000 + i}.5`, unrealizedPnl: '15.75' })];
     case 3:
-      return [positionState('xyz:GOLD', { szi: '1', positionValue: '2500', unrealizedPnl: '-3' }), positionState('BTC', { szi: '-0.05', positionValue: '2500', unrealizedPnl: '1' })];
+      return [
+        positionState('xyz:GOLD', { szi: '1', positionValue: '2500', unrealizedPnl: '-3' }),
+        positionState('BTC', { szi: '-0.05', positionValue: '2500', unrealizedPnl: '1' }),
+      ];
     default:
       return [];
   }
@@ -65,8 +84,26 @@ function positions(i: number): PositionStateRecord[] {
 const EARLY_FILL = LAST - 60 * DAY;
 
 // Size cohorts by perp equity, pnl cohorts by all-time PnL: the API contract's table.
-const SIZE_BOUNDS: Array<[number, number]> = [[16, 250], [1, 10_000], [2, 50_000], [3, 100_000], [4, 500_000], [5, 1_000_000], [6, 5_000_000], [7, Infinity]];
-const PNL_BOUNDS: Array<[number, number]> = [[15, -1_000_000], [14, -100_000], [13, -10_000], [12, 0], [11, 10_000], [10, 100_000], [9, 1_000_000], [8, Infinity]];
+const SIZE_BOUNDS: Array<[number, number]> = [
+  [16, 250],
+  [1, 10_000],
+  [2, 50_000],
+  [3, 100_000],
+  [4, 500_000],
+  [5, 1_000_000],
+  [6, 5_000_000],
+  [7, Infinity],
+];
+const PNL_BOUNDS: Array<[number, number]> = [
+  [15, -1_000_000],
+  [14, -100_000],
+  [13, -10_000],
+  [12, 0],
+  [11, 10_000],
+  [10, 100_000],
+  [9, 1_000_000],
+  [8, Infinity],
+];
 const cohort = (bounds: Array<[number, number]>, v: Big) => bounds.find(([, max]) => max === Infinity || v.lt(max))![0];
 
 const num = (b: Big) => Number(b.toFixed());
@@ -136,7 +173,9 @@ const WALLETS = wallets();
 /** The whole board for one request: ranked by rankBy descending, ordered by orderBy, ties by address. */
 function board(order: 'asc' | 'desc', orderBy: PnlField, rankBy: PnlField) {
   const byAddress = (a: Expected, b: Expected) => (a.address < b.address ? -1 : 1);
-  const ranks = new Map([...WALLETS].sort((a, b) => b.values[rankBy].cmp(a.values[rankBy]) || byAddress(a, b)).map((w, r) => [w.address, r + 1]));
+  const ranks = new Map(
+    [...WALLETS].sort((a, b) => b.values[rankBy].cmp(a.values[rankBy]) || byAddress(a, b)).map((w, r) => [w.address, r + 1]),
+  );
   const sign = order === 'desc' ? -1 : 1;
   const data = [...WALLETS]
     .sort((a, b) => sign * a.values[orderBy].cmp(b.values[orderBy]) || byAddress(a, b))
@@ -167,7 +206,12 @@ describe('PnL leaderboard', () => {
     ({ token } = await api.createConsumer({ name: 'leaderboards-suite' }));
     dataSource = await new DataSource(dataSourceOptions(api.config.DATABASE_URL)).initialize();
     const facts = await startedWriter(dataSource, ExchangeFactsWriter);
-    await facts.writeBlocks(feed([fillsBlock(10, EARLY_FILL, [[WALLET(5), wireFill({ coin: 'BTC', px: '50000', sz: '0.01', side: 'B', time: EARLY_FILL, tid: 1 })]])]), 'node');
+    await facts.writeBlocks(
+      feed([
+        fillsBlock(10, EARLY_FILL, [[WALLET(5), wireFill({ coin: 'BTC', px: '50000', sz: '0.01', side: 'B', time: EARLY_FILL, tid: 1 })]]),
+      ]),
+      'node',
+    );
     const states = await startedWriter(dataSource, MarketStateWriter);
     for (let k = 0; k < K; k++) {
       const shownNow = Array.from({ length: N }, (_, i) => i).filter((i) => shown(i, k));
@@ -198,7 +242,11 @@ describe('PnL leaderboard', () => {
     expect(late.values.pnlDay.eq(late.values.pnlAllTime.minus(pnl(9, 13)))).toBe(true);
     expect(late.values.pnlMonth.eq(late.values.pnlDay)).toBe(true);
     expect(new Set(WALLETS.slice(0, 4).map((w) => w.values.pnlDay.toFixed())).size).toBe(1);
-    expect(WALLETS.some((w) => w.values.pnlDay.gt(0)) && WALLETS.some((w) => w.values.pnlDay.lt(0)) && WALLETS.some((w) => w.values.pnlDay.eq(0))).toBe(true);
+    expect(
+      WALLETS.some((w) => w.values.pnlDay.gt(0)) &&
+        WALLETS.some((w) => w.values.pnlDay.lt(0)) &&
+        WALLETS.some((w) => w.values.pnlDay.eq(0)),
+    ).toBe(true);
   });
 
   it('stores a PnL row at a wallet first update and then only when the PnL changed', async () => {
@@ -215,7 +263,7 @@ describe('PnL leaderboard', () => {
         previous = value;
       }
     }
-    expect(rows.length).toBeLessThan(WALLETS.length * K / 2);
+    expect(rows.length).toBeLessThan((WALLETS.length * K) / 2);
     expect(rows).toEqual(expected);
   });
 
@@ -264,7 +312,12 @@ describe('PnL leaderboard', () => {
     expect((await get(`${q}&limit=100`)).body.data).toEqual(data);
     expect((await get(`${q}&limit=50&offset=40`)).body.data).toEqual(data.slice(40));
     const past = await get(`${q}&offset=1000`);
-    expect(past.body).toEqual({ totalCount: N, assetsDistribution: assets(), sumPnl: board('desc', 'pnlWeek', 'pnlWeek').sumPnl, data: [] });
+    expect(past.body).toEqual({
+      totalCount: N,
+      assetsDistribution: assets(),
+      sumPnl: board('desc', 'pnlWeek', 'pnlWeek').sumPnl,
+      data: [],
+    });
   });
 
   it('requires order, orderBy and rankBy, naming each missing one', async () => {
@@ -278,7 +331,9 @@ describe('PnL leaderboard', () => {
       ]),
     );
     const noRank = await get(`${ALL_PNL}?order=desc&orderBy=pnlDay`);
-    expect(noRank.body).toEqual(badRequest([{ field: 'rankBy', message: 'rankBy must be one of the following values: pnlDay, pnlWeek, pnlMonth, pnlAllTime' }]));
+    expect(noRank.body).toEqual(
+      badRequest([{ field: 'rankBy', message: 'rankBy must be one of the following values: pnlDay, pnlWeek, pnlMonth, pnlAllTime' }]),
+    );
     const badOrder = await get(`${ALL_PNL}?order=up&orderBy=pnlYear&rankBy=pnlDay`);
     expect(badOrder.body).toEqual(
       badRequest([

@@ -42,24 +42,258 @@ const t3 = T + 2 * MIN;
 const t4 = T + 3 * MIN;
 const MAIN: Seed[] = [
   // A: BTC long of V1 liquidated into L1.
-  { address: V1, fill: wireFill({ coin: 'BTC', px: '60000.5', sz: '0.5', side: 'A', time: t0, tid: 9001, oid: 71001, startPosition: '0.5', dir: 'Close Long', closedPnl: '-1234.56', fee: '12.5', hash: hash('a1'), liquidation: liquidation(V1, '60010.1') } as LiquidationWireFill) },
-  { address: L1, fill: wireFill({ coin: 'BTC', px: '60000.5', sz: '0.5', side: 'B', time: t0, tid: 9001, oid: 72001, startPosition: '-2', dir: 'Close Short', closedPnl: '3.2', fee: '-0.3', crossed: false, hash: hash('a1'), liquidation: liquidation(V1, '60010.1') } as LiquidationWireFill) },
+  {
+    address: V1,
+    fill: wireFill({
+      coin: 'BTC',
+      px: '60000.5',
+      sz: '0.5',
+      side: 'A',
+      time: t0,
+      tid: 9001,
+      oid: 71001,
+      startPosition: '0.5',
+      dir: 'Close Long',
+      closedPnl: '-1234.56',
+      fee: '12.5',
+      hash: hash('a1'),
+      liquidation: liquidation(V1, '60010.1'),
+    } as LiquidationWireFill),
+  },
+  {
+    address: L1,
+    fill: wireFill({
+      coin: 'BTC',
+      px: '60000.5',
+      sz: '0.5',
+      side: 'B',
+      time: t0,
+      tid: 9001,
+      oid: 72001,
+      startPosition: '-2',
+      dir: 'Close Short',
+      closedPnl: '3.2',
+      fee: '-0.3',
+      crossed: false,
+      hash: hash('a1'),
+      liquidation: liquidation(V1, '60010.1'),
+    } as LiquidationWireFill),
+  },
   // B, C and G in one millisecond: tid decides, as a number (100000 before 9003). V3's side went through a builder.
-  { address: V3, fill: wireFill({ coin: 'ETH', px: '3100', sz: '2', side: 'B', time: t1, tid: 9002, oid: 71002, startPosition: '-2', dir: 'Close Short', closedPnl: '-410', fee: '3.1', builder: BUILDER, builderFee: '0.05', hash: hash('b2'), liquidation: liquidation(V3, '3101') } as LiquidationWireFill) },
-  { address: L1, fill: wireFill({ coin: 'ETH', px: '3100', sz: '2', side: 'A', time: t1, tid: 9002, oid: 72002, startPosition: '5', dir: 'Close Long', closedPnl: '20', fee: '-0.1', crossed: false, hash: hash('b2'), liquidation: liquidation(V3, '3101') } as LiquidationWireFill) },
-  { address: V2, fill: wireFill({ coin: 'ETH', px: '3100.5', sz: '1', side: 'B', time: t1, tid: 9003, oid: 71003, startPosition: '-1', dir: 'Close Short', closedPnl: '-99.5', fee: '1.55', hash: hash('c3'), liquidation: liquidation(V2, '3101') } as LiquidationWireFill) },
-  { address: L2, fill: wireFill({ coin: 'ETH', px: '3100.5', sz: '1', side: 'A', time: t1, tid: 9003, oid: 72003, startPosition: '0', dir: 'Open Short', closedPnl: '0', fee: '0.5', hash: hash('c3'), liquidation: liquidation(V2, '3101') } as LiquidationWireFill) },
+  {
+    address: V3,
+    fill: wireFill({
+      coin: 'ETH',
+      px: '3100',
+      sz: '2',
+      side: 'B',
+      time: t1,
+      tid: 9002,
+      oid: 71002,
+      startPosition: '-2',
+      dir: 'Close Short',
+      closedPnl: '-410',
+      fee: '3.1',
+      builder: BUILDER,
+      builderFee: '0.05',
+      hash: hash('b2'),
+      liquidation: liquidation(V3, '3101'),
+    } as LiquidationWireFill),
+  },
+  {
+    address: L1,
+    fill: wireFill({
+      coin: 'ETH',
+      px: '3100',
+      sz: '2',
+      side: 'A',
+      time: t1,
+      tid: 9002,
+      oid: 72002,
+      startPosition: '5',
+      dir: 'Close Long',
+      closedPnl: '20',
+      fee: '-0.1',
+      crossed: false,
+      hash: hash('b2'),
+      liquidation: liquidation(V3, '3101'),
+    } as LiquidationWireFill),
+  },
+  {
+    address: V2,
+    fill: wireFill({
+      coin: 'ETH',
+      px: '3100.5',
+      sz: '1',
+      side: 'B',
+      time: t1,
+      tid: 9003,
+      oid: 71003,
+      startPosition: '-1',
+      dir: 'Close Short',
+      closedPnl: '-99.5',
+      fee: '1.55',
+      hash: hash('c3'),
+      liquidation: liquidation(V2, '3101'),
+    } as LiquidationWireFill),
+  },
+  {
+    address: L2,
+    fill: wireFill({
+      coin: 'ETH',
+      px: '3100.5',
+      sz: '1',
+      side: 'A',
+      time: t1,
+      tid: 9003,
+      oid: 72003,
+      startPosition: '0',
+      dir: 'Open Short',
+      closedPnl: '0',
+      fee: '0.5',
+      hash: hash('c3'),
+      liquidation: liquidation(V2, '3101'),
+    } as LiquidationWireFill),
+  },
   // G: only the victim's side was recorded.
-  { address: V4, fill: wireFill({ coin: 'BTC', px: '60100', sz: '0.3', side: 'B', time: t1, tid: 100_000, oid: 71007, startPosition: '-0.3', dir: 'Close Short', closedPnl: '-30', fee: '9.03', hash: hash('a7'), liquidation: liquidation(V4, '60101') } as LiquidationWireFill) },
+  {
+    address: V4,
+    fill: wireFill({
+      coin: 'BTC',
+      px: '60100',
+      sz: '0.3',
+      side: 'B',
+      time: t1,
+      tid: 100_000,
+      oid: 71007,
+      startPosition: '-0.3',
+      dir: 'Close Short',
+      closedPnl: '-30',
+      fee: '9.03',
+      hash: hash('a7'),
+      liquidation: liquidation(V4, '60101'),
+    } as LiquidationWireFill),
+  },
   // D: a HIP-3 market, fee in another token.
-  { address: V1, fill: wireFill({ coin: 'xyz:TSLA', px: '250.25', sz: '4', side: 'A', time: t2, tid: 9004, oid: 71004, startPosition: '4', dir: 'Close Long', closedPnl: '-80', fee: '0.5', feeToken: 'USDH', hash: hash('d4'), liquidation: liquidation(V1, '250.2') } as LiquidationWireFill) },
-  { address: L2, fill: wireFill({ coin: 'xyz:TSLA', px: '250.25', sz: '4', side: 'B', time: t2, tid: 9004, oid: 72004, startPosition: '0', dir: 'Open Long', closedPnl: '0', fee: '0.2', feeToken: 'USDH', hash: hash('d4'), liquidation: liquidation(V1, '250.2') } as LiquidationWireFill) },
+  {
+    address: V1,
+    fill: wireFill({
+      coin: 'xyz:TSLA',
+      px: '250.25',
+      sz: '4',
+      side: 'A',
+      time: t2,
+      tid: 9004,
+      oid: 71004,
+      startPosition: '4',
+      dir: 'Close Long',
+      closedPnl: '-80',
+      fee: '0.5',
+      feeToken: 'USDH',
+      hash: hash('d4'),
+      liquidation: liquidation(V1, '250.2'),
+    } as LiquidationWireFill),
+  },
+  {
+    address: L2,
+    fill: wireFill({
+      coin: 'xyz:TSLA',
+      px: '250.25',
+      sz: '4',
+      side: 'B',
+      time: t2,
+      tid: 9004,
+      oid: 72004,
+      startPosition: '0',
+      dir: 'Open Long',
+      closedPnl: '0',
+      fee: '0.2',
+      feeToken: 'USDH',
+      hash: hash('d4'),
+      liquidation: liquidation(V1, '250.2'),
+    } as LiquidationWireFill),
+  },
   // E: the victim's line carries no fee token.
-  { address: V2, fill: { ...wireFill({ coin: 'BTC', px: '60500', sz: '0.1', side: 'B', time: t3, tid: 9005, oid: 71005, startPosition: '-0.1', dir: 'Close Short', closedPnl: '-50', fee: '3.025', hash: hash('e5'), liquidation: liquidation(V2, '60510') } as LiquidationWireFill), feeToken: undefined } },
-  { address: L1, fill: wireFill({ coin: 'BTC', px: '60500', sz: '0.1', side: 'A', time: t3, tid: 9005, oid: 72005, startPosition: '1', dir: 'Close Long', closedPnl: '5', fee: '-0.01', crossed: false, hash: hash('e5'), liquidation: liquidation(V2, '60510') } as LiquidationWireFill) },
+  {
+    address: V2,
+    fill: {
+      ...wireFill({
+        coin: 'BTC',
+        px: '60500',
+        sz: '0.1',
+        side: 'B',
+        time: t3,
+        tid: 9005,
+        oid: 71005,
+        startPosition: '-0.1',
+        dir: 'Close Short',
+        closedPnl: '-50',
+        fee: '3.025',
+        hash: hash('e5'),
+        liquidation: liquidation(V2, '60510'),
+      } as LiquidationWireFill),
+      feeToken: undefined,
+    },
+  },
+  {
+    address: L1,
+    fill: wireFill({
+      coin: 'BTC',
+      px: '60500',
+      sz: '0.1',
+      side: 'A',
+      time: t3,
+      tid: 9005,
+      oid: 72005,
+      startPosition: '1',
+      dir: 'Close Long',
+      closedPnl: '5',
+      fee: '-0.01',
+      crossed: false,
+      hash: hash('e5'),
+      liquidation: liquidation(V2, '60510'),
+    } as LiquidationWireFill),
+  },
   // F: the newest liquidation.
-  { address: V1, fill: wireFill({ coin: 'BTC', px: '61000.5', sz: '0.25', side: 'A', time: t4, tid: 9006, oid: 71006, startPosition: '0.25', dir: 'Close Long', closedPnl: '-250.125', fee: '7.625', hash: hash('f6'), liquidation: liquidation(V1, '60990.1') } as LiquidationWireFill) },
-  { address: L2, fill: wireFill({ coin: 'BTC', px: '61000.5', sz: '0.25', side: 'B', time: t4, tid: 9006, oid: 72006, startPosition: '-1.5', dir: 'Close Short', closedPnl: '12.5', fee: '-0.01', crossed: false, builder: BUILDER, builderFee: '0.1', hash: hash('f6'), liquidation: liquidation(V1, '60990.1') } as LiquidationWireFill) },
+  {
+    address: V1,
+    fill: wireFill({
+      coin: 'BTC',
+      px: '61000.5',
+      sz: '0.25',
+      side: 'A',
+      time: t4,
+      tid: 9006,
+      oid: 71006,
+      startPosition: '0.25',
+      dir: 'Close Long',
+      closedPnl: '-250.125',
+      fee: '7.625',
+      hash: hash('f6'),
+      liquidation: liquidation(V1, '60990.1'),
+    } as LiquidationWireFill),
+  },
+  {
+    address: L2,
+    fill: wireFill({
+      coin: 'BTC',
+      px: '61000.5',
+      sz: '0.25',
+      side: 'B',
+      time: t4,
+      tid: 9006,
+      oid: 72006,
+      startPosition: '-1.5',
+      dir: 'Close Short',
+      closedPnl: '12.5',
+      fee: '-0.01',
+      crossed: false,
+      builder: BUILDER,
+      builderFee: '0.1',
+      hash: hash('f6'),
+      liquidation: liquidation(V1, '60990.1'),
+    } as LiquidationWireFill),
+  },
 ];
 
 // Ordinary trades in the same markets and milliseconds (and the newest fill of all): never listed.
@@ -78,8 +312,16 @@ const BULK_SEEDS: Seed[] = Array.from({ length: 510 }, (_, i) => {
   return {
     address: wallet,
     fill: wireFill({
-      coin: 'SOL', px: `${140 + (i % 10)}.5`, sz: '3', side, time: T - 3 * 24 * 60 * MIN + i * MIN, tid: 20_000 + i,
-      startPosition: side === 'A' ? '3' : '-3', dir: side === 'A' ? 'Close Long' : 'Close Short', closedPnl: '-12', fee: '0.2',
+      coin: 'SOL',
+      px: `${140 + (i % 10)}.5`,
+      sz: '3',
+      side,
+      time: T - 3 * 24 * 60 * MIN + i * MIN,
+      tid: 20_000 + i,
+      startPosition: side === 'A' ? '3' : '-3',
+      dir: side === 'A' ? 'Close Long' : 'Close Short',
+      closedPnl: '-12',
+      fee: '0.2',
       liquidation: liquidation(wallet, `${140 + (i % 10)}.4`),
     } as LiquidationWireFill),
   };
@@ -124,7 +366,8 @@ const expectedList = (keep: (s: Seed) => boolean) => LIQUIDATIONS.filter(keep).s
 /** One block per millisecond, in time order, as hl-node writes them. */
 function blocksOf(seeds: Seed[]): NodeBlock[] {
   const byTime = new Map<number, Array<[string, WireFill]>>();
-  for (const s of [...seeds].sort((a, b) => a.fill.time - b.fill.time)) byTime.set(s.fill.time, [...(byTime.get(s.fill.time) ?? []), [s.address, s.fill]]);
+  for (const s of [...seeds].sort((a, b) => a.fill.time - b.fill.time))
+    byTime.set(s.fill.time, [...(byTime.get(s.fill.time) ?? []), [s.address, s.fill]]);
   return [...byTime].map(([time, events], i) => fillsBlock(5_000_000 + i, time, events));
 }
 
@@ -161,19 +404,76 @@ describe('Liquidations', () => {
       expect(res.body).toEqual({
         fills: [
           {
-            oid: 72006, address: L2, coin: 'BTC', fullCoinName: 'BTC', fillType: 'perp', px: 61000.5, sz: 0.25, side: 'B', time: '2026-06-28T08:03:00.000Z',
-            startPosition: -1.5, dir: 'Close Short', closedPnl: 12.5, hash: hash('f6'), crossed: false, fee: -0.01, builderFee: 0.1, tid: 9006,
-            feeToken: 'USDC', builder: BUILDER, liquidatedUser: V1, liquidationMarkPx: 60990.1, liquidationMethod: 'market',
+            oid: 72006,
+            address: L2,
+            coin: 'BTC',
+            fullCoinName: 'BTC',
+            fillType: 'perp',
+            px: 61000.5,
+            sz: 0.25,
+            side: 'B',
+            time: '2026-06-28T08:03:00.000Z',
+            startPosition: -1.5,
+            dir: 'Close Short',
+            closedPnl: 12.5,
+            hash: hash('f6'),
+            crossed: false,
+            fee: -0.01,
+            builderFee: 0.1,
+            tid: 9006,
+            feeToken: 'USDC',
+            builder: BUILDER,
+            liquidatedUser: V1,
+            liquidationMarkPx: 60990.1,
+            liquidationMethod: 'market',
           },
           {
-            oid: 71006, address: V1, coin: 'BTC', fullCoinName: 'BTC', fillType: 'perp', px: 61000.5, sz: 0.25, side: 'A', time: '2026-06-28T08:03:00.000Z',
-            startPosition: 0.25, dir: 'Close Long', closedPnl: -250.125, hash: hash('f6'), crossed: true, fee: 7.625, builderFee: 0, tid: 9006,
-            feeToken: 'USDC', builder: '', liquidatedUser: V1, liquidationMarkPx: 60990.1, liquidationMethod: 'market',
+            oid: 71006,
+            address: V1,
+            coin: 'BTC',
+            fullCoinName: 'BTC',
+            fillType: 'perp',
+            px: 61000.5,
+            sz: 0.25,
+            side: 'A',
+            time: '2026-06-28T08:03:00.000Z',
+            startPosition: 0.25,
+            dir: 'Close Long',
+            closedPnl: -250.125,
+            hash: hash('f6'),
+            crossed: true,
+            fee: 7.625,
+            builderFee: 0,
+            tid: 9006,
+            feeToken: 'USDC',
+            builder: '',
+            liquidatedUser: V1,
+            liquidationMarkPx: 60990.1,
+            liquidationMethod: 'market',
           },
           {
-            oid: 72005, address: L1, coin: 'BTC', fullCoinName: 'BTC', fillType: 'perp', px: 60500, sz: 0.1, side: 'A', time: '2026-06-28T08:02:00.000Z',
-            startPosition: 1, dir: 'Close Long', closedPnl: 5, hash: hash('e5'), crossed: false, fee: -0.01, builderFee: 0, tid: 9005,
-            feeToken: 'USDC', builder: '', liquidatedUser: V2, liquidationMarkPx: 60510, liquidationMethod: 'market',
+            oid: 72005,
+            address: L1,
+            coin: 'BTC',
+            fullCoinName: 'BTC',
+            fillType: 'perp',
+            px: 60500,
+            sz: 0.1,
+            side: 'A',
+            time: '2026-06-28T08:02:00.000Z',
+            startPosition: 1,
+            dir: 'Close Long',
+            closedPnl: 5,
+            hash: hash('e5'),
+            crossed: false,
+            fee: -0.01,
+            builderFee: 0,
+            tid: 9005,
+            feeToken: 'USDC',
+            builder: '',
+            liquidatedUser: V2,
+            liquidationMarkPx: 60510,
+            liquidationMethod: 'market',
           },
         ],
         nextCursor: expect.stringMatching(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/),
@@ -182,7 +482,10 @@ describe('Liquidations', () => {
 
     it('gives the stored fee token as it is, and an empty one when the line had none', async () => {
       const res = await get(`${FILLS}?limit=4&address=${V2}`);
-      expect(res.body.fills.map((f: { tid: number; feeToken: string }) => [f.tid, f.feeToken])).toEqual([[9005, ''], [9003, 'USDC']]);
+      expect(res.body.fills.map((f: { tid: number; feeToken: string }) => [f.tid, f.feeToken])).toEqual([
+        [9005, ''],
+        [9003, 'USDC'],
+      ]);
       const tsla = await get(`${FILLS}?coin=xyz:tsla`);
       expect(tsla.body.fills.map((f: { feeToken: string }) => f.feeToken)).toEqual(['USDH', 'USDH']);
     });
@@ -224,7 +527,12 @@ describe('Liquidations', () => {
         cursor = res.body.nextCursor;
       } while (cursor !== null);
       // Same millisecond: tid 9003 before 9002; same tid: address descending.
-      expect(seen.map((f) => [(f as { tid: number }).tid, (f as { address: string }).address])).toEqual([[9003, L2], [9003, V2], [9002, V3], [9002, L1]]);
+      expect(seen.map((f) => [(f as { tid: number }).tid, (f as { address: string }).address])).toEqual([
+        [9003, L2],
+        [9003, V2],
+        [9002, V3],
+        [9002, L1],
+      ]);
       expect(seen).toEqual(expectedList((s) => s.fill.coin === 'ETH'));
     });
 
@@ -242,7 +550,10 @@ describe('Liquidations', () => {
 
     it('filters by coin in any case, HIP-3 markets included', async () => {
       expect((await get(`${FILLS}?coin=btc`)).body).toEqual({ fills: expectedList((s) => s.fill.coin === 'BTC'), nextCursor: null });
-      expect((await get(`${FILLS}?coin=XYZ:tsla`)).body).toEqual({ fills: expectedList((s) => s.fill.coin === 'xyz:TSLA'), nextCursor: null });
+      expect((await get(`${FILLS}?coin=XYZ:tsla`)).body).toEqual({
+        fills: expectedList((s) => s.fill.coin === 'xyz:TSLA'),
+        nextCursor: null,
+      });
       const sol = await get(`${FILLS}?coin=Sol&limit=500`);
       expect(sol.body.fills).toEqual(expectedList((s) => s.fill.coin === 'SOL').slice(0, 500));
       expect(sol.body.nextCursor).toEqual(expect.any(String));
@@ -283,7 +594,9 @@ describe('Liquidations', () => {
       expect(fromT1.body).toEqual({ fills: expectedList((s) => s.fill.time >= t1), nextCursor: null });
       expect(fromT1.body.fills).toHaveLength(11);
       // An offset names the same instant: 10:01 at +02:00 is 08:01 UTC.
-      const offset = await get(`${FILLS}?start=${encodeURIComponent('2026-06-28T10:01:00+02:00')}&end=${encodeURIComponent('2026-06-28T10:02:00.000+02:00')}`);
+      const offset = await get(
+        `${FILLS}?start=${encodeURIComponent('2026-06-28T10:01:00+02:00')}&end=${encodeURIComponent('2026-06-28T10:02:00.000+02:00')}`,
+      );
       expect(offset.body).toEqual(window.body);
       // A time without a zone is UTC.
       const zoneless = await get(`${FILLS}?start=2026-06-28T08:01:00&end=2026-06-28T08:02:00.000`);
@@ -317,10 +630,22 @@ describe('Liquidations', () => {
       ['start=2026-06-28T08:00:00Z&end=2026-06-28T07:59:59.999Z', [{ field: 'end', message: 'end must be later than start' }]],
       ['start=2026-06-28T08:00:00Z&end=2026-06-28T08:00:00Z', [{ field: 'end', message: 'end must be later than start' }]],
       ['start=2026-01-01T00:00:00Z&end=2026-06-28T08:00:00Z', [{ field: 'end', message: 'end must be at most 3 months after start' }]],
-      ['start=yesterday', [{ field: 'start', message: 'start must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)' }]],
-      ['start=2026-06-28 08:00:00Z', [{ field: 'start', message: 'start must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)' }]],
-      ['start=2026-02-30T08:00:00Z', [{ field: 'start', message: 'start must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)' }]],
-      ['start=2026-06-28T08:00:00Z&end=06/29/2026', [{ field: 'end', message: 'end must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)' }]],
+      [
+        'start=yesterday',
+        [{ field: 'start', message: 'start must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)' }],
+      ],
+      [
+        'start=2026-06-28 08:00:00Z',
+        [{ field: 'start', message: 'start must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)' }],
+      ],
+      [
+        'start=2026-02-30T08:00:00Z',
+        [{ field: 'start', message: 'start must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)' }],
+      ],
+      [
+        'start=2026-06-28T08:00:00Z&end=06/29/2026',
+        [{ field: 'end', message: 'end must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)' }],
+      ],
       ['limit=0', [{ field: 'limit', message: 'limit must not be less than 1' }]],
       ['limit=501', [{ field: 'limit', message: 'limit must not be greater than 500' }]],
       ['limit=abc', [{ field: 'limit', message: 'limit must be an integer number' }]],
@@ -349,10 +674,14 @@ describe('Liquidations', () => {
       ] as const) {
         const res = await get(`${FILLS}?limit=2&nextCursor=${encodeURIComponent(cursor)}`);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual(badRequest([{ field: 'nextCursor', message: `nextCursor is not a cursor this list issued (${reason}); start again without it` }]));
+        expect(res.body).toEqual(
+          badRequest([{ field: 'nextCursor', message: `nextCursor is not a cursor this list issued (${reason}); start again without it` }]),
+        );
       }
       // The genuine cursor still reads on.
-      expect((await get(`${FILLS}?limit=2&nextCursor=${encodeURIComponent(nextCursor)}`)).body.fills).toEqual(expectedList(() => true).slice(2, 4));
+      expect((await get(`${FILLS}?limit=2&nextCursor=${encodeURIComponent(nextCursor)}`)).body.fills).toEqual(
+        expectedList(() => true).slice(2, 4),
+      );
     });
 
     it('needs the bearer token', async () => {
@@ -390,7 +719,10 @@ describe('Liquidations', () => {
         ],
       });
       // W6 moved from Dolphin to Fish at the last update: it counts where it is now.
-      expect((await get(risk(1))).body).toEqual({ totalCount: 1, items: [{ coin: 'BTC', totalValue: 1820, riskValue: 1820, percentRisk: 100 }] });
+      expect((await get(risk(1))).body).toEqual({
+        totalCount: 1,
+        items: [{ coin: 'BTC', totalValue: 1820, riskValue: 1820, percentRisk: 100 }],
+      });
       // W2's HYPE position closed at the last update.
       expect((await get(risk(13))).body).toEqual({
         totalCount: 3,
@@ -453,8 +785,20 @@ describe('Liquidations', () => {
 
   it('documents both routes in the OpenAPI document', async () => {
     const doc = (await api.http.get('/docs-json')).body as { paths: Record<string, { get?: { parameters?: Array<{ name: string }> } }> };
-    expect(doc.paths[FILLS]?.get?.parameters?.map((p) => p.name).sort()).toEqual(['address', 'coin', 'end', 'limit', 'nextCursor', 'side', 'start']);
-    expect(doc.paths['/api/external/{segmentId}/assets/liquidation-risk']?.get?.parameters?.map((p) => p.name).sort()).toEqual(['limit', 'offset', 'segmentId']);
+    expect(doc.paths[FILLS]?.get?.parameters?.map((p) => p.name).sort()).toEqual([
+      'address',
+      'coin',
+      'end',
+      'limit',
+      'nextCursor',
+      'side',
+      'start',
+    ]);
+    expect(doc.paths['/api/external/{segmentId}/assets/liquidation-risk']?.get?.parameters?.map((p) => p.name).sort()).toEqual([
+      'limit',
+      'offset',
+      'segmentId',
+    ]);
   });
 });
 
@@ -477,11 +821,28 @@ function percent(riskValue: string, totalValue: string): number {
  *   W8 Whale (5) / Smart Money (9): ETH 1 long at 100, liq 50, value 0 (a total of 0).
  */
 async function seedPositions(states: MarketStateWriter): Promise<void> {
-  const [W1, W2, W3, W4, W5, W6, W7, W8] = [0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8].map(address) as [string, string, string, string, string, string, string, string];
+  const [W1, W2, W3, W4, W5, W6, W7, W8] = [0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8].map(address) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   const position = (coin: string, szi: string, entryPx: string, liquidationPx: string | null, positionValue: string) =>
     positionState(coin, { szi, entryPx, liquidationPx, positionValue });
   const wallets = (final: boolean) => [
-    walletState(W1, { perpEquity: '20000', allTimePnl: '50000', positions: [position('BTC', '2', '100', '80', '170'), position('ETH', '-1', '100', '120', '114.998'), position('SOL', '5', '100', null, '500')] }),
+    walletState(W1, {
+      perpEquity: '20000',
+      allTimePnl: '50000',
+      positions: [
+        position('BTC', '2', '100', '80', '170'),
+        position('ETH', '-1', '100', '120', '114.998'),
+        position('SOL', '5', '100', null, '500'),
+      ],
+    }),
     walletState(W2, {
       perpEquity: '30000',
       allTimePnl: '-20000',
@@ -492,7 +853,11 @@ async function seedPositions(states: MarketStateWriter): Promise<void> {
         ...(final ? [] : [position('HYPE', '10', '40', '30', '380')]),
       ],
     }),
-    walletState(W3, { perpEquity: '15000', allTimePnl: '5000', positions: [position('BTC', '1', '100', '60', '70.001'), position('DOGE', '1000', '0.5', null, '420')] }),
+    walletState(W3, {
+      perpEquity: '15000',
+      allTimePnl: '5000',
+      positions: [position('BTC', '1', '100', '60', '70.001'), position('DOGE', '1000', '0.5', null, '420')],
+    }),
     walletState(W4, { perpEquity: '1000', allTimePnl: '0', positions: [position('BTC', '10', '100', '90', '910')] }),
     walletState(W5, { perpEquity: '20000', allTimePnl: '0' }),
     walletState(W6, { perpEquity: final ? '5000' : '20000', allTimePnl: '0', positions: [position('BTC', '1', '1000', '900', '910')] }),

@@ -4,7 +4,17 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '#database';
 import type { WireOrder } from '#exchange';
 import { ExchangeFactsWriter, type FeedBlock } from '#market';
-import { address, fed, fillLine, limitOrder, startedWriter, statusLine, type FillEvent, type StatusEvent, type TestPosition } from '#testing';
+import {
+  address,
+  fed,
+  fillLine,
+  limitOrder,
+  startedWriter,
+  statusLine,
+  type FillEvent,
+  type StatusEvent,
+  type TestPosition,
+} from '#testing';
 import { ApiHarness } from '../support/api-harness.js';
 
 const BASE = '/api/external/orders/5m-snapshots';
@@ -62,7 +72,10 @@ function prng(seed: number): () => number {
 class BookScenario {
   readonly blocks: Block[] = [];
   private readonly random = prng(20_260_302);
-  private readonly live = new Map<string, { user: string; order: WireOrder; builder: StatusEvent['builder']; quarters: number; placedIn: number }>();
+  private readonly live = new Map<
+    string,
+    { user: string; order: WireOrder; builder: StatusEvent['builder']; quarters: number; placedIn: number }
+  >();
   /** Orders of the first block that nothing ever touches: they rest through every snapshot. */
   readonly resting = new Set<number>();
   private nextOid = 5_000_000;
@@ -78,10 +91,24 @@ class BookScenario {
     const side = this.random() < 0.5 ? 'A' : 'B';
     const px = (PRICES[coin]! * (0.8 + this.random() * 0.4)).toFixed(1);
     const quarters = 1 + Math.floor(this.random() * 40);
-    const base = limitOrder({ coin, side, limitPx: px, sz: (quarters / 4).toFixed(2), oid: this.nextOid++, timestamp: time - Math.floor(this.random() * 900) });
+    const base = limitOrder({
+      coin,
+      side,
+      limitPx: px,
+      sz: (quarters / 4).toFixed(2),
+      oid: this.nextOid++,
+      timestamp: time - Math.floor(this.random() * 900),
+    });
     let order: WireOrder;
     if (this.random() < 0.6) {
-      const child = { ...limitOrder({ coin, side: side === 'A' ? 'B' : 'A', limitPx: px, sz: base.sz, oid: 0, timestamp: base.timestamp }), isTrigger: true, orderType: 'Take Profit Market' as const, triggerPx: px, triggerCondition: `Price above ${px}`, tif: null };
+      const child = {
+        ...limitOrder({ coin, side: side === 'A' ? 'B' : 'A', limitPx: px, sz: base.sz, oid: 0, timestamp: base.timestamp }),
+        isTrigger: true,
+        orderType: 'Take Profit Market' as const,
+        triggerPx: px,
+        triggerCondition: `Price above ${px}`,
+        tif: null,
+      };
       order = {
         ...base,
         tif: this.pick(['Gtc', 'Alo', null] as const),
@@ -112,7 +139,9 @@ class BookScenario {
   /** One block at `time`; `extra` adds statuses of the caller's. */
   add(time: number, extra: (live: BookScenario['live']) => StatusEvent[] = () => []): void {
     const number = this.nextBlock++;
-    const fills: FillEvent[] = [{ user: BACKGROUND, oid: 900_000_000 + number, sz: '1.0', tid: this.nextTid++, coin: COINS[number % COINS.length] }];
+    const fills: FillEvent[] = [
+      { user: BACKGROUND, oid: 900_000_000 + number, sz: '1.0', tid: this.nextTid++, coin: COINS[number % COINS.length] },
+    ];
     const statuses: StatusEvent[] = [];
     const touched = new Set<string>();
     const older = [...this.live].filter(([, o]) => o.placedIn < number && !this.resting.has(o.order.oid));
@@ -122,7 +151,14 @@ class BookScenario {
     if (limits.length > 0 && this.random() < 0.4) {
       const [key, o] = this.pick(limits);
       const quarters = this.random() < 0.3 ? o.quarters : 1 + Math.floor(this.random() * o.quarters);
-      fills.push({ user: o.user, oid: o.order.oid, sz: (quarters / 4).toFixed(2), tid: this.nextTid++, coin: o.order.coin, side: o.order.side });
+      fills.push({
+        user: o.user,
+        oid: o.order.oid,
+        sz: (quarters / 4).toFixed(2),
+        tid: this.nextTid++,
+        coin: o.order.coin,
+        side: o.order.side,
+      });
       o.quarters -= quarters;
       if (o.quarters === 0) this.live.delete(key);
       touched.add(key);
@@ -144,7 +180,13 @@ class BookScenario {
       const placed = this.newOrder(time);
       if (this.blocks.length === 0) this.resting.add(placed.order.oid);
       statuses.push(placed);
-      this.live.set(this.key(placed.user, placed.order.oid), { user: placed.user, order: placed.order, builder: placed.builder, quarters: Math.round(Number(placed.order.sz) * 4), placedIn: number });
+      this.live.set(this.key(placed.user, placed.order.oid), {
+        user: placed.user,
+        order: placed.order,
+        builder: placed.builder,
+        quarters: Math.round(Number(placed.order.sz) * 4),
+        placedIn: number,
+      });
     }
     // Placed and canceled in one block: the last status decides, so it never rests.
     if (this.random() < 0.05) {
@@ -189,7 +231,14 @@ function expectedAt(blocks: Block[], t: number) {
     const last = new Map<string, StatusEvent>();
     for (const status of block.statuses) last.set(`${status.user.toLowerCase()}/${status.order.oid}`, status);
     for (const [key, status] of last) {
-      if (status.status === 'open') book.set(key, { user: status.user, order: status.order, builder: status.builder, sz: new Big(status.order.sz), height: block.number });
+      if (status.status === 'open')
+        book.set(key, {
+          user: status.user,
+          order: status.order,
+          builder: status.builder,
+          sz: new Big(status.order.sz),
+          height: block.number,
+        });
       else book.delete(key);
     }
   }
@@ -229,7 +278,11 @@ function openOrder(e: BookEntry, t: number) {
 }
 type OpenOrder = ReturnType<typeof openOrder>;
 
-const badRequest = (field: string, message: string) => ({ status: 'error', message: `Invalid parameters: ${field}`, errors: [{ field, message }] });
+const badRequest = (field: string, message: string) => ({
+  status: 'error',
+  message: `Invalid parameters: ${field}`,
+  errors: [{ field, message }],
+});
 const notFound = (message: string) => ({ status: 'error', message });
 const NO_SNAPSHOT = notFound('No order snapshot has been taken yet');
 const ISO_RULE = (field: string) => `${field} must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)`;
@@ -316,7 +369,10 @@ describe('Order snapshots', () => {
       const expected = expectedAt(scenario.blocks, END);
       const first = await get(`${BASE}/latest`);
       expect(first.status).toBe(200);
-      expect(first.body).toEqual({ orders: expected.slice(0, 100), nextCursor: expect.stringMatching(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/) });
+      expect(first.body).toEqual({
+        orders: expected.slice(0, 100),
+        nextCursor: expect.stringMatching(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/),
+      });
       const seen = [...first.body.orders];
       let cursor: string | null = first.body.nextCursor;
       while (cursor !== null) {
@@ -357,7 +413,12 @@ describe('Order snapshots', () => {
 
     it('filters by coin in any case, a HIP-3 market included; a known market without orders is empty, an unknown one a 404', async () => {
       const expected = expectedAt(scenario.blocks, MID);
-      for (const [spelling, coin] of [['btc', 'BTC'], ['Eth', 'ETH'], ['SOL', 'SOL'], ['XYZ:tsla', 'xyz:TSLA']]) {
+      for (const [spelling, coin] of [
+        ['btc', 'BTC'],
+        ['Eth', 'ETH'],
+        ['SOL', 'SOL'],
+        ['XYZ:tsla', 'xyz:TSLA'],
+      ]) {
         const res = await get(`${BASE}/${iso(MID)}?coin=${encodeURIComponent(spelling!)}&limit=500`);
         expect(res.body).toEqual({ orders: expected.filter((o) => o.coin === coin), nextCursor: null });
         expect(res.body.orders.length).toBeGreaterThan(0);
@@ -405,15 +466,24 @@ describe('Order snapshots', () => {
       const start = times[10]!;
       const end = times[times.length - 10]!;
       const inWindow = (o: OpenOrder) => Date.parse(o.timestamp) >= start && Date.parse(o.timestamp) <= end;
-      expect((await get(`${BASE}/latest?start=${iso(start)}&end=${iso(end)}&limit=500`)).body).toEqual({ orders: expected.filter(inWindow), nextCursor: null });
-      expect((await get(`${BASE}/latest?start=${iso(start)}&limit=500`)).body.orders).toEqual(expected.filter((o) => Date.parse(o.timestamp) >= start));
-      expect((await get(`${BASE}/latest?end=${iso(end)}&limit=500`)).body.orders).toEqual(expected.filter((o) => Date.parse(o.timestamp) <= end));
+      expect((await get(`${BASE}/latest?start=${iso(start)}&end=${iso(end)}&limit=500`)).body).toEqual({
+        orders: expected.filter(inWindow),
+        nextCursor: null,
+      });
+      expect((await get(`${BASE}/latest?start=${iso(start)}&limit=500`)).body.orders).toEqual(
+        expected.filter((o) => Date.parse(o.timestamp) >= start),
+      );
+      expect((await get(`${BASE}/latest?end=${iso(end)}&limit=500`)).body.orders).toEqual(
+        expected.filter((o) => Date.parse(o.timestamp) <= end),
+      );
       // One millisecond inside each bound leaves out the orders on it.
       const inner = await get(`${BASE}/latest?start=${iso(start + 1)}&end=${iso(end - 1)}&limit=500`);
       expect(inner.body.orders).toEqual(expected.filter((o) => Date.parse(o.timestamp) > start && Date.parse(o.timestamp) < end));
       // A time without a zone is UTC; an offset names the same instant.
       const zoneless = iso(start).replace('Z', '');
-      expect((await get(`${BASE}/latest?start=${zoneless}&limit=500`)).body.orders).toEqual(expected.filter((o) => Date.parse(o.timestamp) >= start));
+      expect((await get(`${BASE}/latest?start=${zoneless}&limit=500`)).body.orders).toEqual(
+        expected.filter((o) => Date.parse(o.timestamp) >= start),
+      );
       const exact = await get(`${BASE}/latest?start=${iso(start)}&end=${iso(start)}`);
       expect(exact.body.orders).toEqual(expected.filter((o) => Date.parse(o.timestamp) === start));
       expect(exact.body.orders.length).toBeGreaterThan(0);
@@ -427,7 +497,10 @@ describe('Order snapshots', () => {
       const filtered = expected.filter((o) => o.coin === 'SOL' && o.orderType === 'Limit');
       expect(filtered.length).toBeGreaterThan(3);
       expect(await walk(`${BASE}/${iso(MID)}?coin=sol&orderType=Limit`, 2)).toEqual(filtered);
-      expect((await get(`${BASE}/${iso(MID)}?coin=sol&orderType=Limit&address=${WALLETS[0]}&start=${iso(END + 1)}`)).body).toEqual({ orders: [], nextCursor: null });
+      expect((await get(`${BASE}/${iso(MID)}?coin=sol&orderType=Limit&address=${WALLETS[0]}&start=${iso(END + 1)}`)).body).toEqual({
+        orders: [],
+        nextCursor: null,
+      });
     });
 
     it('accepts a snapshot time with an offset, without a zone or as a date at midnight', async () => {
@@ -456,7 +529,11 @@ describe('Order snapshots', () => {
       ['off the grid by a minute', () => iso(END - MIN), GRID_RULE],
       ['off the grid by a second', () => iso(END + SECOND), GRID_RULE],
       ['in the future', () => iso(gridAtOrBefore(Date.now()) + 2 * GRID), 'snapshotTime must not be in the future'],
-      ['more than 30 days old', () => iso(gridAtOrBefore(Date.now() - 30 * DAY) - 2 * GRID), 'snapshotTime must be within the last 30 days (snapshots are kept 30 days)'],
+      [
+        'more than 30 days old',
+        () => iso(gridAtOrBefore(Date.now() - 30 * DAY) - 2 * GRID),
+        'snapshotTime must be within the last 30 days (snapshots are kept 30 days)',
+      ],
       ['a year old', () => iso(END - 365 * DAY), 'snapshotTime must be within the last 30 days (snapshots are kept 30 days)'],
       ['not a time', () => 'yesterday', ISO_RULE('snapshotTime')],
       ['a day that does not exist', () => '2026-02-30T00:00:00Z', ISO_RULE('snapshotTime')],
@@ -478,8 +555,16 @@ describe('Order snapshots', () => {
       ['oid=99999999999999999999', 'oid', `oid must not be greater than ${Number.MAX_SAFE_INTEGER}`],
       ['address=0x1234', 'address', 'address must be a 0x address of 40 hex digits'],
       [`address=${address(1).slice(0, -1)}g`, 'address', 'address must be a 0x address of 40 hex digits'],
-      ['orderType=Market', 'orderType', 'orderType must be one of the following values: Limit, Stop Limit, Stop Market, Take Profit Limit, Take Profit Market'],
-      ['orderType=limit', 'orderType', 'orderType must be one of the following values: Limit, Stop Limit, Stop Market, Take Profit Limit, Take Profit Market'],
+      [
+        'orderType=Market',
+        'orderType',
+        'orderType must be one of the following values: Limit, Stop Limit, Stop Market, Take Profit Limit, Take Profit Market',
+      ],
+      [
+        'orderType=limit',
+        'orderType',
+        'orderType must be one of the following values: Limit, Stop Limit, Stop Market, Take Profit Limit, Take Profit Market',
+      ],
       ['start=soon', 'start', ISO_RULE('start')],
       ['end=2026-13-01T00:00:00Z', 'end', ISO_RULE('end')],
       [`start=${iso(END)}&end=${iso(END - 1)}`, 'end', 'end must not be before start'],
@@ -504,20 +589,32 @@ describe('Order snapshots', () => {
       const [payload, signature] = nextCursor.split('.') as [string, string];
       const keys = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [number, string, number];
       const altered = `${Buffer.from(JSON.stringify([keys[0], keys[1], keys[2] + 1])).toString('base64url')}.${signature}`;
-      for (const [cursor, reason] of [[altered, 'signature does not match'], ['nope', 'malformed']] as const) {
+      for (const [cursor, reason] of [
+        [altered, 'signature does not match'],
+        ['nope', 'malformed'],
+      ] as const) {
         const res = await get(`${BASE}/${iso(MID)}?limit=3&nextCursor=${encodeURIComponent(cursor)}`);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual(badRequest('nextCursor', `nextCursor is not a cursor this list issued (${reason}); start again without it`));
+        expect(res.body).toEqual(
+          badRequest('nextCursor', `nextCursor is not a cursor this list issued (${reason}); start again without it`),
+        );
       }
       const other = await get(`${BASE}/${iso(MID + GRID)}?limit=3&nextCursor=${encodeURIComponent(nextCursor)}`);
       expect(other.status).toBe(400);
-      expect(other.body).toEqual(badRequest('nextCursor', `nextCursor continues the snapshot of ${iso(MID)}, not this one; start again without it`));
-      expect((await get(`${BASE}/${iso(MID)}?limit=3&nextCursor=${encodeURIComponent(nextCursor)}`)).body.orders).toEqual(expectedAt(scenario.blocks, MID).slice(3, 6));
+      expect(other.body).toEqual(
+        badRequest('nextCursor', `nextCursor continues the snapshot of ${iso(MID)}, not this one; start again without it`),
+      );
+      expect((await get(`${BASE}/${iso(MID)}?limit=3&nextCursor=${encodeURIComponent(nextCursor)}`)).body.orders).toEqual(
+        expectedAt(scenario.blocks, MID).slice(3, 6),
+      );
     });
 
     it('documents the three routes in the OpenAPI document', async () => {
       const doc = (await api.http.get('/docs-json')).body as {
-        paths: Record<string, { get: { parameters: Array<{ name: string; in: string }>; responses: Record<string, unknown>; security: unknown } }>;
+        paths: Record<
+          string,
+          { get: { parameters: Array<{ name: string; in: string }>; responses: Record<string, unknown>; security: unknown } }
+        >;
       };
       const filters = ['address', 'coin', 'end', 'limit', 'nextCursor', 'oid', 'orderType', 'start'].map((name) => `query:${name}`);
       const params = (path: string) => doc.paths[path]!.get.parameters.map((p) => `${p.in}:${p.name}`).sort();
@@ -566,7 +663,9 @@ describe('Order snapshots', () => {
       }
       expect([...first.body.orders, ...rest]).toEqual(before);
       expect(await walk(`${BASE}/latest`, 60)).toEqual(after);
-      expect((await get(`${BASE}/${iso(END)}?limit=60&nextCursor=${encodeURIComponent(first.body.nextCursor)}`)).body.orders).toEqual(before.slice(60, 120));
+      expect((await get(`${BASE}/${iso(END)}?limit=60&nextCursor=${encodeURIComponent(first.body.nextCursor)}`)).body.orders).toEqual(
+        before.slice(60, 120),
+      );
     });
   });
 });

@@ -38,13 +38,22 @@ const cohorts = (wallet: Wallet, k: number): number[] => ({ A: [1, 11], B: [2, 1
 const UPDATES: Array<{ at: number; holdings: Partial<Record<Wallet, Partial<Record<Coin, string>>>> }> = [
   /* u1 */ { at: T0 + HOUR, holdings: { A: { BTC: '0.5' }, B: { BTC: '1' }, C: { BTC: '-0.2' }, D: { BTC: '0.01' } } },
   /* u2 */ { at: T0 + 6 * HOUR, holdings: { A: { BTC: '0.5' }, B: { BTC: '1', ETH: '-2' }, C: { BTC: '-0.2' }, D: { BTC: '0.01' } } },
-  /* u3 */ { at: T0 + 11 * HOUR + 45 * MIN, holdings: { A: { ETH: '1.5' }, B: { BTC: '1', ETH: '-2' }, C: { BTC: '-0.2' }, D: { BTC: '0.01' } } },
+  /* u3 */ {
+    at: T0 + 11 * HOUR + 45 * MIN,
+    holdings: { A: { ETH: '1.5' }, B: { BTC: '1', ETH: '-2' }, C: { BTC: '-0.2' }, D: { BTC: '0.01' } },
+  },
   /* u4 */ { at: T0 + 12 * HOUR, holdings: { A: { ETH: '1.5' }, B: { BTC: '1', ETH: '-2' }, C: { BTC: '0.3' }, D: { BTC: '0.01' } } },
   /* u5 */ { at: T0 + 12 * HOUR + 15 * MIN, holdings: { B: { BTC: '1', ETH: '-2' }, D: { BTC: '0.01' } } },
   /* u6 */ { at: T0 + 20 * HOUR, holdings: { A: { BTC: '0.1' }, B: { BTC: '1', ETH: '-2' }, C: { BTC: '0.4' }, D: { BTC: '0.01' } } },
   /* u7 */ { at: T0 + 25 * HOUR, holdings: { A: { BTC: '0.1' }, B: { BTC: '1', ETH: '-2' }, C: { BTC: '0.4' }, D: { BTC: '0.01' } } },
-  /* u8 */ { at: T0 + 25 * HOUR + 15 * MIN, holdings: { A: { BTC: '0.1', ETH: '-1' }, B: { BTC: '1', ETH: '-2' }, C: { BTC: '0.4' }, D: { BTC: '0.01' } } },
-  /* u9 */ { at: T0 + 30 * HOUR, holdings: { A: { BTC: '0.1', ETH: '-1' }, B: { BTC: '1', ETH: '-2' }, C: { BTC: '0.4' }, D: { BTC: '0.01' } } },
+  /* u8 */ {
+    at: T0 + 25 * HOUR + 15 * MIN,
+    holdings: { A: { BTC: '0.1', ETH: '-1' }, B: { BTC: '1', ETH: '-2' }, C: { BTC: '0.4' }, D: { BTC: '0.01' } },
+  },
+  /* u9 */ {
+    at: T0 + 30 * HOUR,
+    holdings: { A: { BTC: '0.1', ETH: '-1' }, B: { BTC: '1', ETH: '-2' }, C: { BTC: '0.4' }, D: { BTC: '0.01' } },
+  },
   /* u10 */ { at: T0 + 61 * HOUR, holdings: { A: { BTC: '0.1' }, B: { BTC: '1.5', ETH: '-2' }, C: { BTC: '-0.4' }, D: { BTC: '0.01' } } },
   /* u11 */ { at: T0 + 72 * HOUR, holdings: { A: { BTC: '0.1' }, B: { BTC: '1.5' }, C: { BTC: '-0.4' }, D: { BTC: '0.01' } } },
   /* u12 */ { at: T0 + 80 * HOUR, holdings: { A: { BTC: '0.25' }, B: { BTC: '1.5' }, C: { BTC: '-0.4' }, D: { BTC: '0.01' } } },
@@ -124,7 +133,9 @@ const sum = (list: SeededPosition[], of: (p: SeededPosition) => Big) => num(list
 
 /** A cohort's positions in a coin at one update, within the timeframe (opened at or after `at - window`). */
 function cohortPositions(u: SeededUpdate, coin: Coin, segmentId: number, timeframe: Timeframe): SeededPosition[] {
-  return u.positions.filter((p) => p.coin === coin && cohorts(p.wallet, u.k).includes(segmentId) && (timeframe === 'all' || p.openTime >= u.at - WINDOW[timeframe]));
+  return u.positions.filter(
+    (p) => p.coin === coin && cohorts(p.wallet, u.k).includes(segmentId) && (timeframe === 'all' || p.openTime >= u.at - WINDOW[timeframe]),
+  );
 }
 
 function expectedMetric(u: SeededUpdate, coin: Coin, segmentId: number, timeframe: Timeframe) {
@@ -201,7 +212,10 @@ describe('position metrics', () => {
           return positionState(coin, {
             szi: szi!,
             entryPx: ENTRY[coin as Coin],
-            positionValue: size.abs().times(mark(coin as Coin, k)).toString(),
+            positionValue: size
+              .abs()
+              .times(mark(coin as Coin, k))
+              .toString(),
             unrealizedPnl: size.times(new Big(STEP[coin as Coin]).times(k)).toString(),
             fundingSinceOpen: new Big('0.35').times(k).times(size).neg().toString(),
           });
@@ -218,7 +232,13 @@ describe('position metrics', () => {
     dataSource = await new DataSource(dataSourceOptions(api.config.DATABASE_URL)).initialize();
     const facts = await startedWriter(dataSource, ExchangeFactsWriter);
     await facts.writeBlocks(
-      feed(FILLS.map((f, i) => fillsBlock(100 + i, f.time, [[ADDRESS[f.wallet], wireFill({ coin: f.coin, px: ENTRY[f.coin], sz: f.sz, side: f.side, time: f.time, tid: 500 + i })]]))),
+      feed(
+        FILLS.map((f, i) =>
+          fillsBlock(100 + i, f.time, [
+            [ADDRESS[f.wallet], wireFill({ coin: f.coin, px: ENTRY[f.coin], sz: f.sz, side: f.side, time: f.time, tid: 500 + i })],
+          ]),
+        ),
+      ),
       'node',
     );
     states = await startedWriter(dataSource, MarketStateWriter);
@@ -288,7 +308,9 @@ describe('position metrics', () => {
       const dolphins = await get(`${BASE}/coin/BTC/segment/2?positionRecencyTimeframe=24h`);
       expect(dolphins.status).toBe(200);
       expect(dolphins.body.metrics).toEqual(newestFirst.map((u) => expectedMetric(u, 'BTC', 2, '24h')));
-      const byTime = new Map(dolphins.body.metrics.map((m: { createdAt: string; positionCount: number }) => [m.createdAt, m.positionCount]));
+      const byTime = new Map(
+        dolphins.body.metrics.map((m: { createdAt: string; positionCount: number }) => [m.createdAt, m.positionCount]),
+      );
       // B's BTC long opened at u1: counted at u7, exactly 24 hours later, with C's (opened at u6); not at u8.
       expect([byTime.get(iso(at(7))), byTime.get(iso(at(8)))]).toEqual([2, 1]);
 
@@ -323,7 +345,10 @@ describe('position metrics', () => {
 
     it('filters on start and end, both inclusive', async () => {
       const between = await get(`${BASE}/coin/BTC/segment/2?start=${iso(at(3))}&end=${iso(at(8))}`);
-      expect(between.body).toEqual({ metrics: [8, 7, 6, 5, 4, 3].map((k) => expectedMetric(updates[k - 1]!, 'BTC', 2, 'all')), nextCursor: null });
+      expect(between.body).toEqual({
+        metrics: [8, 7, 6, 5, 4, 3].map((k) => expectedMetric(updates[k - 1]!, 'BTC', 2, 'all')),
+        nextCursor: null,
+      });
       // One millisecond inside either bound leaves that update out.
       const inside = await get(`${BASE}/coin/BTC/segment/2?start=${iso(at(3) + 1)}&end=${iso(at(8) - 1)}`);
       expect(inside.body.metrics.map((m: { createdAt: string }) => m.createdAt)).toEqual([7, 6, 5, 4].map((k) => iso(at(k))));
@@ -377,10 +402,19 @@ describe('position metrics', () => {
       ['segment/1?limit=0', [{ field: 'limit', message: 'limit must not be less than 1' }]],
       ['segment/1?limit=501', [{ field: 'limit', message: 'limit must not be greater than 500' }]],
       ['segment/1?limit=x', [{ field: 'limit', message: 'limit must be an integer number' }]],
-      ['segment/1?positionRecencyTimeframe=1h', [{ field: 'positionRecencyTimeframe', message: 'positionRecencyTimeframe must be one of the following values: all, 24h, 7d, 30d' }]],
-      ['segment/1?start=yesterday', [{ field: 'start', message: 'start must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)' }]],
+      [
+        'segment/1?positionRecencyTimeframe=1h',
+        [{ field: 'positionRecencyTimeframe', message: 'positionRecencyTimeframe must be one of the following values: all, 24h, 7d, 30d' }],
+      ],
+      [
+        'segment/1?start=yesterday',
+        [{ field: 'start', message: 'start must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)' }],
+      ],
       ['segment/1?start=2026-11-12T00:00:00Z&end=2026-11-11T23:59:59.999Z', [{ field: 'end', message: 'end must not be before start' }]],
-      ['segment/1?nextCursor=garbage', [{ field: 'nextCursor', message: 'nextCursor is not a cursor this list issued (malformed); start again without it' }]],
+      [
+        'segment/1?nextCursor=garbage',
+        [{ field: 'nextCursor', message: 'nextCursor is not a cursor this list issued (malformed); start again without it' }],
+      ],
       ['segment/1?offset=5', [{ field: 'offset', message: 'property offset should not exist' }]],
     ])('answers %s with a 400 naming the field', async (path, errors) => {
       const res = await get(`${BASE}/coin/BTC/${path}`);
@@ -408,7 +442,15 @@ describe('position metrics', () => {
       coin,
       data: COHORT_ORDER.map((id) => ({
         segment: SEGMENTS.find((s) => s.id === id),
-        metrics: { columns: COLUMNS, data: expectedSeriesRows(picked.map((k) => all[k - 1]!), coin, id, timeframe) },
+        metrics: {
+          columns: COLUMNS,
+          data: expectedSeriesRows(
+            picked.map((k) => all[k - 1]!),
+            coin,
+            id,
+            timeframe,
+          ),
+        },
       })),
     });
 
@@ -417,7 +459,11 @@ describe('position metrics', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual(expectedSeries('BTC', PICKED, 'all'));
       expect(res.body.data[0].metrics.data.map((row: unknown[]) => row[5])).toEqual([
-        '2026-11-13T08:00:00.000Z', '2026-11-13T00:00:00.000Z', '2026-11-11T06:00:00.000Z', '2026-11-10T20:00:00.000Z', '2026-11-10T12:00:00.000Z',
+        '2026-11-13T08:00:00.000Z',
+        '2026-11-13T00:00:00.000Z',
+        '2026-11-11T06:00:00.000Z',
+        '2026-11-10T20:00:00.000Z',
+        '2026-11-10T12:00:00.000Z',
       ]);
       // By hand at u12: Dolphins hold B's 1.5 long and C's 0.4 short, a long share by value of 1.5 / 1.9; Fish hold A's long only.
       const dolphins = res.body.data.find((d: { segment: { id: number } }) => d.segment.id === 2).metrics.data[0];
@@ -443,7 +489,9 @@ describe('position metrics', () => {
       const timeframe = await get(`${BASE}/coin/BTC?positionRecencyTimeframe=12h`);
       expect([timeframe.status, timeframe.body]).toEqual([
         400,
-        invalid([{ field: 'positionRecencyTimeframe', message: 'positionRecencyTimeframe must be one of the following values: all, 24h, 7d, 30d' }]),
+        invalid([
+          { field: 'positionRecencyTimeframe', message: 'positionRecencyTimeframe must be one of the following values: all, 24h, 7d, 30d' },
+        ]),
       ]);
       const limit = await get(`${BASE}/coin/BTC?limit=5`);
       expect([limit.status, limit.body]).toEqual([400, invalid([{ field: 'limit', message: 'property limit should not exist' }])]);
@@ -497,9 +545,20 @@ describe('position metrics', () => {
       ['limit=0', [{ field: 'limit', message: 'limit must not be less than 1' }]],
       ['limit=501', [{ field: 'limit', message: 'limit must not be greater than 500' }]],
       ['limit=x', [{ field: 'limit', message: 'limit must be an integer number' }]],
-      ['end=2026-13-01T00:00:00Z', [{ field: 'end', message: 'end must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)' }]],
+      [
+        'end=2026-13-01T00:00:00Z',
+        [{ field: 'end', message: 'end must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)' }],
+      ],
       ['start=2026-11-12T00:00:00.001Z&end=2026-11-12T00:00:00Z', [{ field: 'end', message: 'end must not be before start' }]],
-      ['nextCursor=abc.def', [{ field: 'nextCursor', message: 'nextCursor is not a cursor this list issued (signature does not match); start again without it' }]],
+      [
+        'nextCursor=abc.def',
+        [
+          {
+            field: 'nextCursor',
+            message: 'nextCursor is not a cursor this list issued (signature does not match); start again without it',
+          },
+        ],
+      ],
       ['coin=BTC', [{ field: 'coin', message: 'property coin should not exist' }]],
     ])('answers ?%s with a 400 naming the field', async (query, errors) => {
       const res = await get(`${BASE}/general?${query}`);
@@ -511,22 +570,38 @@ describe('position metrics', () => {
       const res = await get(`${BASE}/general?nextCursor=${encodeURIComponent(tampered(nextCursor, [at(12)]))}`);
       expect([res.status, res.body]).toEqual([
         400,
-        invalid([{ field: 'nextCursor', message: 'nextCursor is not a cursor this list issued (signature does not match); start again without it' }]),
+        invalid([
+          {
+            field: 'nextCursor',
+            message: 'nextCursor is not a cursor this list issued (signature does not match); start again without it',
+          },
+        ]),
       ]);
     });
   });
 
   it('documents the three routes, their parameters and the bias in Swagger', async () => {
     const doc = (await api.http.get('/docs-json')).body as {
-      paths: Record<string, { get: { description?: string; parameters: Array<{ name: string; in: string; schema: { enum?: string[]; type?: string } }> } }>;
+      paths: Record<
+        string,
+        { get: { description?: string; parameters: Array<{ name: string; in: string; schema: { enum?: string[]; type?: string } }> } }
+      >;
     };
     const params = (path: string) => doc.paths[path]!.get.parameters.map((p) => `${p.in}:${p.name}`).sort();
-    expect(params('/api/external/position-metrics/coin/{coin}/segment/{segment}')).toEqual(
-      ['path:coin', 'path:segment', 'query:end', 'query:limit', 'query:nextCursor', 'query:positionRecencyTimeframe', 'query:start'],
-    );
+    expect(params('/api/external/position-metrics/coin/{coin}/segment/{segment}')).toEqual([
+      'path:coin',
+      'path:segment',
+      'query:end',
+      'query:limit',
+      'query:nextCursor',
+      'query:positionRecencyTimeframe',
+      'query:start',
+    ]);
     expect(params('/api/external/position-metrics/coin/{coin}')).toEqual(['path:coin', 'query:positionRecencyTimeframe']);
     expect(params('/api/external/position-metrics/general')).toEqual(['query:end', 'query:limit', 'query:nextCursor', 'query:start']);
-    expect(doc.paths['/api/external/position-metrics/coin/{coin}']!.get.description).toContain('`bias` = totalPositionValueLong / totalPositionValue');
+    expect(doc.paths['/api/external/position-metrics/coin/{coin}']!.get.description).toContain(
+      '`bias` = totalPositionValueLong / totalPositionValue',
+    );
     const generalLimit = doc.paths['/api/external/position-metrics/general']!.get.parameters.find((p) => p.name === 'limit')!;
     expect(generalLimit.schema.type).toBe('string');
   });
@@ -535,7 +610,12 @@ describe('position metrics', () => {
   describe('after later updates', () => {
     it('does not repeat the latest update when it sits on a 12-hour boundary', async () => {
       const u13 = T0 + 84 * HOUR; // 2026-11-13 12:00 UTC
-      const holdings = { A: { BTC: '0.25' }, B: { BTC: '2' }, C: { BTC: '-0.4' }, D: { BTC: '0.01' } } satisfies (typeof UPDATES)[number]['holdings'];
+      const holdings = {
+        A: { BTC: '0.25' },
+        B: { BTC: '2' },
+        C: { BTC: '-0.4' },
+        D: { BTC: '0.01' },
+      } satisfies (typeof UPDATES)[number]['holdings'];
       UPDATES.push({ at: u13, holdings });
       await applyUpdate(13, u13, holdings);
       const all = seededUpdates(13);
@@ -547,7 +627,12 @@ describe('position metrics', () => {
           segment: SEGMENTS.find((s) => s.id === id),
           metrics: {
             columns: ['positionCount', 'positionCountLong', 'totalPositionValue', 'totalPositionValueLong', 'bias', 'timestamp'],
-            data: expectedSeriesRows([13, 11, 9, 6, 4].map((k) => all[k - 1]!), 'BTC', id, 'all'),
+            data: expectedSeriesRows(
+              [13, 11, 9, 6, 4].map((k) => all[k - 1]!),
+              'BTC',
+              id,
+              'all',
+            ),
           },
         })),
       });
@@ -555,7 +640,12 @@ describe('position metrics', () => {
 
     it('ends the market-wide list at now unless end is given', async () => {
       const future = Date.now() + DAY;
-      const holdings = { A: { BTC: '0.25' }, B: { BTC: '2' }, C: { BTC: '-0.4' }, D: { BTC: '0.01' } } satisfies (typeof UPDATES)[number]['holdings'];
+      const holdings = {
+        A: { BTC: '0.25' },
+        B: { BTC: '2' },
+        C: { BTC: '-0.4' },
+        D: { BTC: '0.01' },
+      } satisfies (typeof UPDATES)[number]['holdings'];
       UPDATES.push({ at: future, holdings });
       await applyUpdate(14, future, holdings);
       const all = seededUpdates(14);

@@ -47,32 +47,180 @@ interface Stint {
 
 const STINTS = {
   // Long 0.5 from 60000, mark 58000, liquidation 40000: 2000 / 20000 = 0.1. Opened by a fill 10 minutes before T0.
-  a1: { wallet: A, coin: 'BTC', from: 0, until: 2, progress: 0.1, openedByFillAt: at(-10),
-    state: () => ({ szi: '0.5', entryPx: '60000', positionValue: '29000', unrealizedPnl: '-1000', liquidationPx: '40000', leverage: 10, marginUsed: '2900', fundingSinceOpen: '-2.5' }) },
+  a1: {
+    wallet: A,
+    coin: 'BTC',
+    from: 0,
+    until: 2,
+    progress: 0.1,
+    openedByFillAt: at(-10),
+    state: () => ({
+      szi: '0.5',
+      entryPx: '60000',
+      positionValue: '29000',
+      unrealizedPnl: '-1000',
+      liquidationPx: '40000',
+      leverage: 10,
+      marginUsed: '2900',
+      fundingSinceOpen: '-2.5',
+    }),
+  },
   // Short 2 from 3000, mark 3100, liquidation 3500: -100 / -500 = 0.2.
-  a2: { wallet: A, coin: 'ETH', from: 0, until: 1, progress: 0.2,
-    state: () => ({ szi: '-2', entryPx: '3000', positionValue: '6200', unrealizedPnl: '-200', liquidationPx: '3500', leverage: 5, marginUsed: '1240', fundingSinceOpen: '1.25' }) },
-  a3: { wallet: A, coin: 'HYPE', from: 2, progress: null,
-    state: () => ({ szi: '100', entryPx: '25', positionValue: '2600', unrealizedPnl: '100', liquidationPx: null, leverageType: 'isolated', leverage: 3, marginUsed: '866.67', fundingSinceOpen: '0' }) },
+  a2: {
+    wallet: A,
+    coin: 'ETH',
+    from: 0,
+    until: 1,
+    progress: 0.2,
+    state: () => ({
+      szi: '-2',
+      entryPx: '3000',
+      positionValue: '6200',
+      unrealizedPnl: '-200',
+      liquidationPx: '3500',
+      leverage: 5,
+      marginUsed: '1240',
+      fundingSinceOpen: '1.25',
+    }),
+  },
+  a3: {
+    wallet: A,
+    coin: 'HYPE',
+    from: 2,
+    progress: null,
+    state: () => ({
+      szi: '100',
+      entryPx: '25',
+      positionValue: '2600',
+      unrealizedPnl: '100',
+      liquidationPx: null,
+      leverageType: 'isolated',
+      leverage: 3,
+      marginUsed: '866.67',
+      fundingSinceOpen: '0',
+    }),
+  },
   // Short 1 from 61000, mark 60000 (in profit), liquidation 80000: 1000 / -19000 < 0, clamped to 0. Flipped long at update 1.
-  b1: { wallet: B, coin: 'BTC', from: 0, until: 1, progress: 0,
-    state: () => ({ szi: '-1', entryPx: '61000', positionValue: '60000', unrealizedPnl: '1000', liquidationPx: '80000', leverage: 5, marginUsed: '12000', fundingSinceOpen: '3' }) },
+  b1: {
+    wallet: B,
+    coin: 'BTC',
+    from: 0,
+    until: 1,
+    progress: 0,
+    state: () => ({
+      szi: '-1',
+      entryPx: '61000',
+      positionValue: '60000',
+      unrealizedPnl: '1000',
+      liquidationPx: '80000',
+      leverage: 5,
+      marginUsed: '12000',
+      fundingSinceOpen: '3',
+    }),
+  },
   // Long 1.5 from 60500, mark 60000, liquidation 50000: 500 / 10500 = 0.0476190476... -> 0.047619.
-  b2: { wallet: B, coin: 'BTC', from: 1, progress: 0.047619,
-    state: () => ({ szi: '1.5', entryPx: '60500', positionValue: '90000', unrealizedPnl: '-750', liquidationPx: '50000', leverage: 5, marginUsed: '18000', fundingSinceOpen: '-0.75' }) },
-  b3: { wallet: B, coin: 'ETH', from: 3, progress: null,
-    state: () => ({ szi: '3', entryPx: '3100', positionValue: '9300', unrealizedPnl: '0', liquidationPx: null, leverage: 5, marginUsed: '1860', fundingSinceOpen: '0' }) },
+  b2: {
+    wallet: B,
+    coin: 'BTC',
+    from: 1,
+    progress: 0.047619,
+    state: () => ({
+      szi: '1.5',
+      entryPx: '60500',
+      positionValue: '90000',
+      unrealizedPnl: '-750',
+      liquidationPx: '50000',
+      leverage: 5,
+      marginUsed: '18000',
+      fundingSinceOpen: '-0.75',
+    }),
+  },
+  b3: {
+    wallet: B,
+    coin: 'ETH',
+    from: 3,
+    progress: null,
+    state: () => ({
+      szi: '3',
+      entryPx: '3100',
+      positionValue: '9300',
+      unrealizedPnl: '0',
+      liquidationPx: null,
+      leverage: 5,
+      marginUsed: '1860',
+      fundingSinceOpen: '0',
+    }),
+  },
   // Long 10 from 150, mark 140, liquidation 120: 10 / 30 = 0.333333.
-  c1: { wallet: C, coin: 'SOL', from: 0, until: 3, progress: 0.333333,
-    state: () => ({ szi: '10', entryPx: '150', positionValue: '1400', unrealizedPnl: '-100', liquidationPx: '120', leverage: 5, marginUsed: '280', fundingSinceOpen: '-0.5' }) },
+  c1: {
+    wallet: C,
+    coin: 'SOL',
+    from: 0,
+    until: 3,
+    progress: 0.333333,
+    state: () => ({
+      szi: '10',
+      entryPx: '150',
+      positionValue: '1400',
+      unrealizedPnl: '-100',
+      liquidationPx: '120',
+      leverage: 5,
+      marginUsed: '280',
+      fundingSinceOpen: '-0.5',
+    }),
+  },
   // Long 10 from 60000, marked up 100 an update (in profit: progress 0); its value changes at every update.
-  w1: { wallet: W, coin: 'BTC', from: 0, progress: 0,
-    state: (i: number) => ({ szi: '10', entryPx: '60000', positionValue: `${600000 + 1000 * i}`, unrealizedPnl: `${1000 * i}`, liquidationPx: '30000', leverage: 20, marginUsed: '30000', fundingSinceOpen: '-12.3456' }) },
-  w2: { wallet: W, coin: 'xyz:TSLA', from: 0, progress: null,
-    state: () => ({ szi: '50', entryPx: '400', positionValue: '20500', unrealizedPnl: '500', liquidationPx: null, leverageType: 'isolated', leverage: 2, marginUsed: '10250', fundingSinceOpen: '0' }) },
+  w1: {
+    wallet: W,
+    coin: 'BTC',
+    from: 0,
+    progress: 0,
+    state: (i: number) => ({
+      szi: '10',
+      entryPx: '60000',
+      positionValue: `${600000 + 1000 * i}`,
+      unrealizedPnl: `${1000 * i}`,
+      liquidationPx: '30000',
+      leverage: 20,
+      marginUsed: '30000',
+      fundingSinceOpen: '-12.3456',
+    }),
+  },
+  w2: {
+    wallet: W,
+    coin: 'xyz:TSLA',
+    from: 0,
+    progress: null,
+    state: () => ({
+      szi: '50',
+      entryPx: '400',
+      positionValue: '20500',
+      unrealizedPnl: '500',
+      liquidationPx: null,
+      leverageType: 'isolated',
+      leverage: 2,
+      marginUsed: '10250',
+      fundingSinceOpen: '0',
+    }),
+  },
   // Short 20 from 160, mark 155 (in profit), liquidation 200: 5 / -40 < 0, clamped to 0.
-  w3: { wallet: W, coin: 'SOL', from: 9, until: 11, progress: 0,
-    state: (i: number) => ({ szi: '-20', entryPx: '160', positionValue: `${3100 + 10 * (i - 9)}`, unrealizedPnl: '100', liquidationPx: '200', leverage: 4, marginUsed: '775', fundingSinceOpen: '0.1' }) },
+  w3: {
+    wallet: W,
+    coin: 'SOL',
+    from: 9,
+    until: 11,
+    progress: 0,
+    state: (i: number) => ({
+      szi: '-20',
+      entryPx: '160',
+      positionValue: `${3100 + 10 * (i - 9)}`,
+      unrealizedPnl: '100',
+      liquidationPx: '200',
+      leverage: 4,
+      marginUsed: '775',
+      fundingSinceOpen: '0.1',
+    }),
+  },
 } satisfies Record<string, Stint>;
 type Key = keyof typeof STINTS;
 const KEYS = Object.keys(STINTS) as Key[];
@@ -169,7 +317,10 @@ describe('positions routes', () => {
     dataSource = await new DataSource(dataSourceOptions(api.config.DATABASE_URL)).initialize();
     // A's BTC long opens with a stored fill 10 minutes before the first update that shows it.
     const facts = await startedWriter(dataSource, ExchangeFactsWriter);
-    await facts.writeBlocks(feed([fillsBlock(1, at(-10), [[A.address, wireFill({ coin: 'BTC', px: '60000', sz: '0.5', side: 'B', time: at(-10), tid: 1 })]])]), 'node');
+    await facts.writeBlocks(
+      feed([fillsBlock(1, at(-10), [[A.address, wireFill({ coin: 'BTC', px: '60000', sz: '0.5', side: 'B', time: at(-10), tid: 1 })]])]),
+      'node',
+    );
     const states = await startedWriter(dataSource, MarketStateWriter);
     for (const [i, minutes] of UPDATES.entries()) await states.apply(exchangeState(100 + i, at(minutes), walletsAt(i)));
 
@@ -177,7 +328,9 @@ describe('positions routes', () => {
       `SELECT id::text, address, coin, (extract(epoch FROM open_time) * 1000)::bigint::text AS open_ms FROM positions`,
     );
     for (const key of KEYS) {
-      const row = rows.find((r) => r.address === STINTS[key].wallet.address && r.coin === STINTS[key].coin && Number(r.open_ms) === openMs(key));
+      const row = rows.find(
+        (r) => r.address === STINTS[key].wallet.address && r.coin === STINTS[key].coin && Number(r.open_ms) === openMs(key),
+      );
       ids.set(key, Number(row!.id));
     }
     expect(rows).toHaveLength(KEYS.length);
@@ -268,16 +421,31 @@ describe('positions routes', () => {
     });
 
     it('filters by the cohort the wallets are in now, size or pnl', async () => {
-      expect((await get(POSITIONS, { ...ALL_TIME, segmentId: '5' })).body).toEqual({ positions: ordered(['w3', 'w1', 'w2']), nextCursor: null }); // Whale
-      expect((await get(POSITIONS, { ...ALL_TIME, segmentId: '10' })).body).toEqual({ positions: ordered(['b3', 'b2', 'b1']), nextCursor: null }); // Consistent Grinder
-      expect((await get(POSITIONS, { ...ALL_TIME, segmentId: '16', open: 'false' })).body).toEqual({ positions: ordered(['c1']), nextCursor: null }); // Shrimp
+      expect((await get(POSITIONS, { ...ALL_TIME, segmentId: '5' })).body).toEqual({
+        positions: ordered(['w3', 'w1', 'w2']),
+        nextCursor: null,
+      }); // Whale
+      expect((await get(POSITIONS, { ...ALL_TIME, segmentId: '10' })).body).toEqual({
+        positions: ordered(['b3', 'b2', 'b1']),
+        nextCursor: null,
+      }); // Consistent Grinder
+      expect((await get(POSITIONS, { ...ALL_TIME, segmentId: '16', open: 'false' })).body).toEqual({
+        positions: ordered(['c1']),
+        nextCursor: null,
+      }); // Shrimp
       expect((await get(POSITIONS, { ...ALL_TIME, segmentId: '3' })).body).toEqual({ positions: [], nextCursor: null }); // Apex Predator: nobody
     });
 
     it('filters by coin in any case', async () => {
-      expect((await get(POSITIONS, { ...ALL_TIME, coin: 'btc' })).body).toEqual({ positions: ordered(['b2', 'b1', 'w1', 'a1']), nextCursor: null });
+      expect((await get(POSITIONS, { ...ALL_TIME, coin: 'btc' })).body).toEqual({
+        positions: ordered(['b2', 'b1', 'w1', 'a1']),
+        nextCursor: null,
+      });
       expect((await get(POSITIONS, { ...ALL_TIME, coin: 'XYZ:tsla' })).body).toEqual({ positions: ordered(['w2']), nextCursor: null });
-      expect((await get(POSITIONS, { ...ALL_TIME, coin: 'sol', open: 'false', address: W.address })).body).toEqual({ positions: ordered(['w3']), nextCursor: null });
+      expect((await get(POSITIONS, { ...ALL_TIME, coin: 'sol', open: 'false', address: W.address })).body).toEqual({
+        positions: ordered(['w3']),
+        nextCursor: null,
+      });
     });
 
     it('defaults the window to the 24 hours before now: only the positions still open', async () => {
@@ -285,7 +453,10 @@ describe('positions routes', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ positions: ordered(['b3', 'a3', 'b2', 'w1', 'w2']), nextCursor: null });
       // end alone: start is 24 hours before it (4:00), after a1, a2, b1 and c1 closed, before w3 did.
-      expect((await get(POSITIONS, { end: iso(1680) })).body).toEqual({ positions: ordered(['b3', 'a3', 'b2', 'w3', 'w1', 'w2']), nextCursor: null });
+      expect((await get(POSITIONS, { end: iso(1680) })).body).toEqual({
+        positions: ordered(['b3', 'a3', 'b2', 'w3', 'w1', 'w2']),
+        nextCursor: null,
+      });
     });
 
     it('walks every page with a small limit: each position exactly once, in order', async () => {
@@ -332,29 +503,56 @@ describe('positions routes', () => {
       expect(tampered.body).toEqual({
         status: 'error',
         message: 'Invalid parameters: nextCursor',
-        errors: [{ field: 'nextCursor', message: 'nextCursor is not a cursor this list issued (signature does not match); start again without it' }],
+        errors: [
+          {
+            field: 'nextCursor',
+            message: 'nextCursor is not a cursor this list issued (signature does not match); start again without it',
+          },
+        ],
       });
       const otherWindow = await get(POSITIONS, { start: iso(0), end: ALL_TIME.end, limit: '2', nextCursor: first.body.nextCursor });
       expect(otherWindow.status).toBe(400);
       expect(otherWindow.body).toEqual({
         status: 'error',
         message: 'Invalid parameters: nextCursor',
-        errors: [{ field: 'nextCursor', message: 'nextCursor continues another window: send the same start and end as the first page, or none' }],
+        errors: [
+          { field: 'nextCursor', message: 'nextCursor continues another window: send the same start and end as the first page, or none' },
+        ],
       });
     });
 
     it.each([
       ['?address=0x123', 'address', 'each address must be 0x followed by 40 hex digits', 'address=0x123'],
-      ['a list with one bad address', 'address', 'each address must be 0x followed by 40 hex digits', `address=${hex40('a1')},0xzz${'0'.repeat(38)}`],
+      [
+        'a list with one bad address',
+        'address',
+        'each address must be 0x followed by 40 hex digits',
+        `address=${hex40('a1')},0xzz${'0'.repeat(38)}`,
+      ],
       ['an empty address', 'address', 'each address must be 0x followed by 40 hex digits', 'address='],
-      ['101 addresses', 'address', 'address must name at most 100 wallets', `address=${Array.from({ length: 101 }, (_, i) => hex40(i.toString(16))).join(',')}`],
+      [
+        '101 addresses',
+        'address',
+        'address must name at most 100 wallets',
+        `address=${Array.from({ length: 101 }, (_, i) => hex40(i.toString(16))).join(',')}`,
+      ],
       ['?open=yes', 'open', 'open must be true or false', 'open=yes'],
       ['?open=1', 'open', 'open must be true or false', 'open=1'],
       ['?limit=0', 'limit', 'limit must not be less than 1', 'limit=0'],
       ['?limit=501', 'limit', 'limit must not be greater than 500', 'limit=501'],
       ['?limit=ten', 'limit', 'limit must be an integer number', 'limit=ten'],
-      ['?start=yesterday', 'start', 'start must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)', 'start=yesterday'],
-      ['?end=2026-13-01T00:00:00Z', 'end', 'end must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)', 'end=2026-13-01T00:00:00Z'],
+      [
+        '?start=yesterday',
+        'start',
+        'start must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)',
+        'start=yesterday',
+      ],
+      [
+        '?end=2026-13-01T00:00:00Z',
+        'end',
+        'end must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)',
+        'end=2026-13-01T00:00:00Z',
+      ],
       ['an end before start', 'end', 'end must not be before start', `start=${iso(60)}&end=${iso(0)}`],
       ['?segmentId=1.5', 'segmentId', 'segmentId must be an integer number', 'segmentId=1.5'],
       ['?segmentId=whale', 'segmentId', 'segmentId must be an integer number', 'segmentId=whale'],
@@ -386,7 +584,9 @@ describe('positions routes', () => {
   describe('GET /api/external/coin/{coin}/open-positions/history', () => {
     /** Every open position of `coin` at update `i`, summed from the seeded states with big.js. */
     function row(coin: string, i: number): [string, string, number, number, number, number] {
-      const open = Object.values(STINTS).filter((s: Stint) => s.coin === coin && shownAt(s, i)).map((s: Stint) => positionState(s.coin, s.state(i)));
+      const open = Object.values(STINTS)
+        .filter((s: Stint) => s.coin === coin && shownAt(s, i))
+        .map((s: Stint) => positionState(s.coin, s.state(i)));
       const long = open.filter((p) => !p.szi.startsWith('-'));
       const sum = (ps: PositionStateRecord[]) => ps.reduce((total, p) => total.plus(p.positionValue), new Big(0));
       return [coin, iso(UPDATES[i]!), open.length, long.length, Number(sum(open)), Number(sum(long))];
@@ -440,17 +640,28 @@ describe('positions routes', () => {
       const between = await get(HISTORY('BTC'), { end: iso(1260), limit: '2' });
       expect(between.body.metrics.data).toEqual([1245, 780].map((m) => row('BTC', index(m))));
       // start exactly on an update keeps it.
-      expect((await get(HISTORY('BTC'), { start: iso(120), end: iso(260) })).body.metrics.data).toEqual([255, 240, 120].map((m) => row('BTC', index(m))));
+      expect((await get(HISTORY('BTC'), { start: iso(120), end: iso(260) })).body.metrics.data).toEqual(
+        [255, 240, 120].map((m) => row('BTC', index(m))),
+      );
       expect((await get(HISTORY('BTC'), { start: iso(1821) })).body.metrics.data).toEqual([]);
     });
 
     it('documents both routes and their parameters in the OpenAPI document', async () => {
-      const doc = (await api.http.get('/docs-json')).body as { paths: Record<string, { get: { parameters: Array<{ name: string; in: string }> } }> };
+      const doc = (await api.http.get('/docs-json')).body as {
+        paths: Record<string, { get: { parameters: Array<{ name: string; in: string }> } }>;
+      };
       const params = (path: string) => doc.paths[path]!.get.parameters.map((p) => `${p.in}:${p.name}`).sort();
       expect(params('/api/external/coin/{coin}/open-positions/history')).toEqual(['path:coin', 'query:end', 'query:limit', 'query:start']);
-      expect(params('/api/external/positions')).toEqual(
-        ['query:address', 'query:coin', 'query:end', 'query:limit', 'query:nextCursor', 'query:open', 'query:segmentId', 'query:start'],
-      );
+      expect(params('/api/external/positions')).toEqual([
+        'query:address',
+        'query:coin',
+        'query:end',
+        'query:limit',
+        'query:nextCursor',
+        'query:open',
+        'query:segmentId',
+        'query:start',
+      ]);
     });
 
     it('answers an unknown coin with a 404 and bad parameters with a 400 naming the field', async () => {

@@ -21,8 +21,41 @@ const liquidationPair = (tid: number, time: number): Array<[string, WireFill]> =
   const liquidation = { liquidatedUser: VICTIM, markPx: '100', method: 'market' };
   const hash = `0x${tid.toString(16).padStart(64, '0')}`;
   return [
-    [VICTIM, wireFill({ coin: 'SOL', px: '100', sz: '1', side: 'A', time, tid, startPosition: '1', dir: 'Close Long', closedPnl: '-5', hash, builder: BUILDER, builderFee: '0.01', liquidation } as LiquidationFill)],
-    [LIQUIDATOR, wireFill({ coin: 'SOL', px: '100', sz: '1', side: 'B', time, tid, startPosition: '0', dir: 'Open Long', closedPnl: '0', hash, crossed: false, liquidation } as LiquidationFill)],
+    [
+      VICTIM,
+      wireFill({
+        coin: 'SOL',
+        px: '100',
+        sz: '1',
+        side: 'A',
+        time,
+        tid,
+        startPosition: '1',
+        dir: 'Close Long',
+        closedPnl: '-5',
+        hash,
+        builder: BUILDER,
+        builderFee: '0.01',
+        liquidation,
+      } as LiquidationFill),
+    ],
+    [
+      LIQUIDATOR,
+      wireFill({
+        coin: 'SOL',
+        px: '100',
+        sz: '1',
+        side: 'B',
+        time,
+        tid,
+        startPosition: '0',
+        dir: 'Open Long',
+        closedPnl: '0',
+        hash,
+        crossed: false,
+        liquidation,
+      } as LiquidationFill),
+    ],
   ];
 };
 const tids = (body: { fills: Array<{ tid: number; address: string }> }) => body.fills.map((f) => `${f.tid}:${f.address}`);
@@ -106,7 +139,8 @@ describe('the read cache', () => {
 
   it('keys a route by the kinds of data it reads: a facts batch leaves the wallets list kept, a state update ends it', async () => {
     const wallets = `/api/external/wallets?address=${VICTIM}`;
-    const equity = async (harness: ApiHarness) => (await harness.get(wallets, token)).body.items.map((w: { totalEquity: number }) => w.totalEquity);
+    const equity = async (harness: ApiHarness) =>
+      (await harness.get(wallets, token)).body.items.map((w: { totalEquity: number }) => w.totalEquity);
     expect(await equity(api)).toEqual([2500]);
     await dataSource.query(`UPDATE wallets SET total_equity = 1 WHERE address = $1`, [VICTIM]);
     await facts.writeBlocks(feed([fillsBlock(7_000_003, T + 120_000, liquidationPair(503, T + 120_000))]), 'node');
@@ -132,7 +166,7 @@ describe('the read cache', () => {
     expect(after.text).not.toBe(before.text);
   });
 
-  it("sends a kept answer with the entity tag express gives the same body, and answers a matching If-None-Match with a 304", async () => {
+  it('sends a kept answer with the entity tag express gives the same body, and answers a matching If-None-Match with a 304', async () => {
     const path = `${FILLS}?address=${VICTIM}`;
     await api.get(path, token);
     const kept = await api.get(path, token);

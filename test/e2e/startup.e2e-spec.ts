@@ -53,7 +53,10 @@ function fillEvents(lines: Iterable<SimLine>): number {
  * themselves cannot be counted: the ingestor prunes the hours it has read.
  */
 async function simulatedFills(dir: string): Promise<number> {
-  const manifest = JSON.parse(await readFile(join(dir, 'simulator.json'), 'utf8')) as { settings: SimulatorSettings; writtenUntilMs: number };
+  const manifest = JSON.parse(await readFile(join(dir, 'simulator.json'), 'utf8')) as {
+    settings: SimulatorSettings;
+    writtenUntilMs: number;
+  };
   return fillEvents(simulate(manifest.settings, manifest.writtenUntilMs));
 }
 
@@ -179,8 +182,15 @@ describe('starting the apps from the build output', () => {
       expect(stored).toBe(expected);
       ingestor.child.kill('SIGTERM');
       expect(await ingestor.exited).toBe(0);
-      const checkpoints = (await db.query(`SELECT stream FROM feed_checkpoints WHERE source = 'node' ORDER BY stream`)).rows.map((r) => r.stream);
-      expect(checkpoints).toEqual(['misc_events_by_block', 'node_fills_by_block', 'node_order_statuses_by_block', 'node_twap_statuses_by_block']);
+      const checkpoints = (await db.query(`SELECT stream FROM feed_checkpoints WHERE source = 'node' ORDER BY stream`)).rows.map(
+        (r) => r.stream,
+      );
+      expect(checkpoints).toEqual([
+        'misc_events_by_block',
+        'node_fills_by_block',
+        'node_order_statuses_by_block',
+        'node_twap_statuses_by_block',
+      ]);
     } finally {
       await db.end();
       await rm(dir, { recursive: true, force: true });
@@ -199,6 +209,8 @@ describe('starting the apps from the build output', () => {
     started.push(api);
     expect(await api.exited).toBe(1);
     expect(api.output()).toContain('tidewatch: Invalid settings:');
-    expect(api.output()).toContain('PORT="eighty": PORT must not be greater than 65535; PORT must not be less than 0; PORT must be an integer number');
+    expect(api.output()).toContain(
+      'PORT="eighty": PORT must not be greater than 65535; PORT must not be less than 0; PORT must be an integer number',
+    );
   });
 });

@@ -26,14 +26,54 @@ interface SeedPosition {
 }
 
 // Long 2 BTC from 100 at a mark of 90 (value 180), liquidation 50: 10 / 50 = 0.2.
-const BTC_NEAR: SeedPosition = { coin: 'BTC', szi: '2', entryPx: '100', positionValue: '180', unrealizedPnl: '-20', liquidationPx: '50', progress: '0.2' };
+const BTC_NEAR: SeedPosition = {
+  coin: 'BTC',
+  szi: '2',
+  entryPx: '100',
+  positionValue: '180',
+  unrealizedPnl: '-20',
+  liquidationPx: '50',
+  progress: '0.2',
+};
 // Long 2 BTC in profit (mark 110): -10 / 50, clamped to 0.
-const BTC_SAFE: SeedPosition = { coin: 'BTC', szi: '2', entryPx: '100', positionValue: '220', unrealizedPnl: '20', liquidationPx: '50', progress: '0' };
-const BTC_NO_LIQ: SeedPosition = { coin: 'BTC', szi: '1', entryPx: '100', positionValue: '100', unrealizedPnl: '0', liquidationPx: null, progress: null };
+const BTC_SAFE: SeedPosition = {
+  coin: 'BTC',
+  szi: '2',
+  entryPx: '100',
+  positionValue: '220',
+  unrealizedPnl: '20',
+  liquidationPx: '50',
+  progress: '0',
+};
+const BTC_NO_LIQ: SeedPosition = {
+  coin: 'BTC',
+  szi: '1',
+  entryPx: '100',
+  positionValue: '100',
+  unrealizedPnl: '0',
+  liquidationPx: null,
+  progress: null,
+};
 // Short 4 ETH from 50 at 55 (value 220), liquidation 60: -5 / -10 = 0.5.
-const ETH_HALF: SeedPosition = { coin: 'ETH', szi: '-4', entryPx: '50', positionValue: '220', unrealizedPnl: '-20', liquidationPx: '60', progress: '0.5' };
+const ETH_HALF: SeedPosition = {
+  coin: 'ETH',
+  szi: '-4',
+  entryPx: '50',
+  positionValue: '220',
+  unrealizedPnl: '-20',
+  liquidationPx: '60',
+  progress: '0.5',
+};
 // Short 4 ETH from 50 at 52 (value 208), liquidation 60: -2 / -10 = 0.2, as BTC_NEAR: the tie goes to BTC.
-const ETH_FIFTH: SeedPosition = { coin: 'ETH', szi: '-4', entryPx: '50', positionValue: '208', unrealizedPnl: '-8', liquidationPx: '60', progress: '0.2' };
+const ETH_FIFTH: SeedPosition = {
+  coin: 'ETH',
+  szi: '-4',
+  entryPx: '50',
+  positionValue: '208',
+  unrealizedPnl: '-8',
+  liquidationPx: '60',
+  progress: '0.2',
+};
 const BTC_VARIANTS = [BTC_NEAR, BTC_SAFE, BTC_NO_LIQ];
 const ETH_VARIANTS = [ETH_HALF, ETH_FIFTH];
 
@@ -72,7 +112,13 @@ const SEED: SeedWallet[] = Array.from({ length: 36 }, (_, i) => ({
 }));
 
 const positionOf = (p: SeedPosition): PositionStateRecord =>
-  positionState(p.coin, { szi: p.szi, entryPx: p.entryPx, positionValue: p.positionValue, unrealizedPnl: p.unrealizedPnl, liquidationPx: p.liquidationPx });
+  positionState(p.coin, {
+    szi: p.szi,
+    entryPx: p.entryPx,
+    positionValue: p.positionValue,
+    unrealizedPnl: p.unrealizedPnl,
+    liquidationPx: p.liquidationPx,
+  });
 
 async function seed(dataSource: DataSource): Promise<void> {
   const states = await startedWriter(dataSource, MarketStateWriter);
@@ -82,7 +128,15 @@ async function seed(dataSource: DataSource): Promise<void> {
       exchangeState(
         height + 1,
         time,
-        shown.map((w) => walletState(w.address, { perpEquity: w.perpEquity, allTimePnl: w.allTimePnl, spotHype: w.spotHype, stakedHype: w.stakedHype, positions: w.positions.map(positionOf) })),
+        shown.map((w) =>
+          walletState(w.address, {
+            perpEquity: w.perpEquity,
+            allTimePnl: w.allTimePnl,
+            spotHype: w.spotHype,
+            stakedHype: w.stakedHype,
+            positions: w.positions.map(positionOf),
+          }),
+        ),
         HYPE_PX,
       ),
     );
@@ -93,10 +147,24 @@ async function seed(dataSource: DataSource): Promise<void> {
 
 /** [id, lower bound (inclusive), upper bound (exclusive)], from the API contract's table. */
 const SIZE_COHORTS: Array<[number, number | null, number | null]> = [
-  [16, 0, 250], [1, 250, 10000], [2, 10000, 50000], [3, 50000, 100000], [4, 100000, 500000], [5, 500000, 1000000], [6, 1000000, 5000000], [7, 5000000, null],
+  [16, 0, 250],
+  [1, 250, 10000],
+  [2, 10000, 50000],
+  [3, 50000, 100000],
+  [4, 100000, 500000],
+  [5, 500000, 1000000],
+  [6, 1000000, 5000000],
+  [7, 5000000, null],
 ];
 const PNL_COHORTS: Array<[number, number | null, number | null]> = [
-  [8, 1000000, null], [9, 100000, 1000000], [10, 10000, 100000], [11, 0, 10000], [12, -10000, 0], [13, -100000, -10000], [14, -1000000, -100000], [15, null, -1000000],
+  [8, 1000000, null],
+  [9, 100000, 1000000],
+  [10, 10000, 100000],
+  [11, 0, 10000],
+  [12, -10000, 0],
+  [13, -100000, -10000],
+  [14, -1000000, -100000],
+  [15, null, -1000000],
 ];
 const cohortOf = (table: typeof SIZE_COHORTS, value: string): number =>
   table.find(([, min, max]) => (min === null || new Big(value).gte(min)) && (max === null || new Big(value).lt(max)))?.[0] ?? 16; // a negative perp equity: Shrimp
@@ -160,7 +228,19 @@ function expectedOf(w: SeedWallet): Expected {
 }
 
 const EXPECTED = SEED.map((w) => ({ seed: w, ...expectedOf(w) }));
-const ORDER_FIELDS = ['address', 'totalEquity', 'earliestActivityAt', 'perpPnl', 'perpEquity', 'perpBias', 'openValue', 'sumUpnl', 'closestLiqProgress', 'countOpenPositions', 'exposureRatio'];
+const ORDER_FIELDS = [
+  'address',
+  'totalEquity',
+  'earliestActivityAt',
+  'perpPnl',
+  'perpEquity',
+  'perpBias',
+  'openValue',
+  'sumUpnl',
+  'closestLiqProgress',
+  'countOpenPositions',
+  'exposureRatio',
+];
 
 function compareKeys(a: Big | number | string, b: Big | number | string): number {
   if (a instanceof Big) return a.cmp(b as Big);
@@ -185,11 +265,44 @@ function expectedList(orderBy: string, order: 'asc' | 'desc', keep: (w: SeedWall
 
 /** Values a careless or hostile caller sends. */
 const HOSTILE = [
-  '', ' ', '0', '-1', '1', '16', '17', '500', '501', '2.5', '1e309', 'NaN', 'Infinity', 'null', 'true', 'false', '[]', '{}', 'asc', 'DESC',
-  'totalEquity', '4,5', '4,,5', '4, 5', `0x${'a'.repeat(40)}`, `0x${'A'.repeat(40)}`, "'; DROP TABLE wallets; --", '%00', '\u0000', '9'.repeat(400), '🐋',
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1',
+  '16',
+  '17',
+  '500',
+  '501',
+  '2.5',
+  '1e309',
+  'NaN',
+  'Infinity',
+  'null',
+  'true',
+  'false',
+  '[]',
+  '{}',
+  'asc',
+  'DESC',
+  'totalEquity',
+  '4,5',
+  '4,,5',
+  '4, 5',
+  `0x${'a'.repeat(40)}`,
+  `0x${'A'.repeat(40)}`,
+  "'; DROP TABLE wallets; --",
+  '%00',
+  '\u0000',
+  '9'.repeat(400),
+  '🐋',
 ];
 
-const badRequest = (field: string, message: string) => ({ status: 'error', message: `Invalid parameters: ${field}`, errors: [{ field, message }] });
+const badRequest = (field: string, message: string) => ({
+  status: 'error',
+  message: `Invalid parameters: ${field}`,
+  errors: [{ field, message }],
+});
 
 describe('GET /api/external/wallets', () => {
   let api: ApiHarness;
@@ -226,7 +339,15 @@ describe('GET /api/external/wallets', () => {
     const doc = (await api.http.get('/docs-json')).body;
     const route = doc.paths[WALLETS].get;
     const param = (name: string) => route.parameters.find((p: { name: string }) => p.name === name);
-    expect(route.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['address', 'hasOpenPositions', 'limit', 'offset', 'order', 'orderBy', 'segmentIds']);
+    expect(route.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      'address',
+      'hasOpenPositions',
+      'limit',
+      'offset',
+      'order',
+      'orderBy',
+      'segmentIds',
+    ]);
     expect(param('orderBy').schema).toMatchObject({ enum: ORDER_FIELDS, default: 'totalEquity' });
     expect(param('orderBy').description).toContain('then by address in the same direction');
     expect(param('orderBy').description).toContain('come last in both directions');
@@ -234,8 +355,23 @@ describe('GET /api/external/wallets', () => {
     expect(param('limit').schema).toMatchObject({ minimum: 1, maximum: 500, default: 500 });
     expect(param('segmentIds').description).toContain('segmentIds=4&segmentIds=5');
     expect(Object.keys(doc.components.schemas.WalletProfileDto.properties)).toEqual([
-      'xUserId', 'displayName', 'emoji', 'verified', 'segments', 'address', 'favoriteCount', 'totalEquity', 'earliestActivityAt', 'perpPnl', 'perpEquity',
-      'exposureRatio', 'perpBias', 'openValue', 'sumUpnl', 'vault', 'closestLiq',
+      'xUserId',
+      'displayName',
+      'emoji',
+      'verified',
+      'segments',
+      'address',
+      'favoriteCount',
+      'totalEquity',
+      'earliestActivityAt',
+      'perpPnl',
+      'perpEquity',
+      'exposureRatio',
+      'perpBias',
+      'openValue',
+      'sumUpnl',
+      'vault',
+      'closestLiq',
     ]);
   });
 
@@ -264,22 +400,60 @@ describe('GET /api/external/wallets', () => {
       // long BTC 180 (progress 0.2) and short ETH 220 (progress 0.5).
       expect(SEED[16]!.positions).toEqual([BTC_NEAR, ETH_HALF]);
       expect(await one(16)).toEqual({
-        xUserId: null, displayName: null, emoji: null, verified: false, segments: [2, 12], address: SEED[16]!.address, favoriteCount: 0,
-        totalEquity: 20400.5, earliestActivityAt: '2026-06-01T00:15:00.000Z', perpPnl: -500, perpEquity: 20000.5,
+        xUserId: null,
+        displayName: null,
+        emoji: null,
+        verified: false,
+        segments: [2, 12],
+        address: SEED[16]!.address,
+        favoriteCount: 0,
+        totalEquity: 20400.5,
+        earliestActivityAt: '2026-06-01T00:15:00.000Z',
+        perpPnl: -500,
+        perpEquity: 20000.5,
         // 400 / 20000.5 = 0.0199995000125 and -40 / 20000.5, to 8 places.
-        exposureRatio: 0.0199995, perpBias: -0.00199995, openValue: 400, sumUpnl: -40, vault: null, closestLiq: { coin: 'ETH', progress: 0.5 },
+        exposureRatio: 0.0199995,
+        perpBias: -0.00199995,
+        openValue: 400,
+        sumUpnl: -40,
+        vault: null,
+        closestLiq: { coin: 'ETH', progress: 0.5 },
       });
       // i = 9: -50 of perp equity (Shrimp) with positions: no ratios; 2.5 staked HYPE at 40 make the total 50.
-      expect(await one(9)).toMatchObject({ segments: [16, 15], totalEquity: 50, perpEquity: -50, exposureRatio: null, perpBias: null, openValue: 440, closestLiq: { coin: 'ETH', progress: 0.5 } });
+      expect(await one(9)).toMatchObject({
+        segments: [16, 15],
+        totalEquity: 50,
+        perpEquity: -50,
+        exposureRatio: null,
+        perpBias: null,
+        openValue: 440,
+        closestLiq: { coin: 'ETH', progress: 0.5 },
+      });
       // i = 19: BTC and ETH both at 0.2: the first coin. (180 - 208) / 250 and 388 / 250.
       expect(SEED[19]!.positions).toEqual([BTC_NEAR, ETH_FIFTH]);
-      expect(await one(19)).toMatchObject({ segments: [1, 15], perpBias: -0.112, exposureRatio: 1.552, closestLiq: { coin: 'BTC', progress: 0.2 } });
+      expect(await one(19)).toMatchObject({
+        segments: [1, 15],
+        perpBias: -0.112,
+        exposureRatio: 1.552,
+        closestLiq: { coin: 'BTC', progress: 0.2 },
+      });
       // i = 3: a position in profit has progress 0, not none. i = 10: no liquidation price at all; 100 / 20000.5 to 8 places.
       expect(await one(3)).toMatchObject({ closestLiq: { coin: 'BTC', progress: 0 }, exposureRatio: null });
       expect(await one(10)).toMatchObject({ closestLiq: { coin: null, progress: null }, exposureRatio: 0.00499988, perpBias: 0.00499988 });
       // i = 2: 0 of perp equity: no ratios; first shown by the first update. i = 35: no position, first shown by the third.
-      expect(await one(2)).toMatchObject({ segments: [16, 9], exposureRatio: null, perpBias: null, earliestActivityAt: '2026-06-01T00:00:00.000Z' });
-      expect(await one(35)).toMatchObject({ segments: [1, 11], openValue: 0, sumUpnl: 0, exposureRatio: null, earliestActivityAt: '2026-06-01T00:30:00.000Z' });
+      expect(await one(2)).toMatchObject({
+        segments: [16, 9],
+        exposureRatio: null,
+        perpBias: null,
+        earliestActivityAt: '2026-06-01T00:00:00.000Z',
+      });
+      expect(await one(35)).toMatchObject({
+        segments: [1, 11],
+        openValue: 0,
+        sumUpnl: 0,
+        exposureRatio: null,
+        earliestActivityAt: '2026-06-01T00:30:00.000Z',
+      });
     });
 
     it('has ties in every sort field but address', () => {
@@ -301,7 +475,11 @@ describe('GET /api/external/wallets', () => {
     }
 
     it('puts wallets without a perpBias, exposureRatio or closestLiqProgress last in both directions', async () => {
-      for (const [field, value] of [['perpBias', 'perpBias'], ['exposureRatio', 'exposureRatio'], ['closestLiqProgress', 'closestLiq']] as const) {
+      for (const [field, value] of [
+        ['perpBias', 'perpBias'],
+        ['exposureRatio', 'exposureRatio'],
+        ['closestLiqProgress', 'closestLiq'],
+      ] as const) {
         for (const order of ['asc', 'desc']) {
           const items = (await get(`?orderBy=${field}&order=${order}`)).body.items as Array<Record<string, unknown>>;
           const isNull = items.map((w) => (value === 'closestLiq' ? (w.closestLiq as { progress: unknown }).progress : w[value]) === null);
@@ -323,7 +501,8 @@ describe('GET /api/external/wallets', () => {
     });
 
     describe('segmentIds', () => {
-      const inCohorts = (ids: number[]) => (w: SeedWallet) => ids.includes(cohortOf(SIZE_COHORTS, w.perpEquity)) || ids.includes(cohortOf(PNL_COHORTS, w.allTimePnl));
+      const inCohorts = (ids: number[]) => (w: SeedWallet) =>
+        ids.includes(cohortOf(SIZE_COHORTS, w.perpEquity)) || ids.includes(cohortOf(PNL_COHORTS, w.allTimePnl));
 
       it.each([
         ['segmentIds=2&segmentIds=15', [2, 15]],
@@ -366,7 +545,8 @@ describe('GET /api/external/wallets', () => {
     });
 
     it('combines the filters with AND', async () => {
-      const keep = (w: SeedWallet) => w.positions.length > 0 && (cohortOf(SIZE_COHORTS, w.perpEquity) === 1 || cohortOf(PNL_COHORTS, w.allTimePnl) === 1);
+      const keep = (w: SeedWallet) =>
+        w.positions.length > 0 && (cohortOf(SIZE_COHORTS, w.perpEquity) === 1 || cohortOf(PNL_COHORTS, w.allTimePnl) === 1);
       const res = await get('?segmentIds=1&hasOpenPositions=true&orderBy=sumUpnl&order=asc');
       expect(res.body).toEqual({ totalCount: SEED.filter(keep).length, items: expectedList('sumUpnl', 'asc', keep) });
       const w = SEED.find((s) => s.positions.length === 0 && cohortOf(SIZE_COHORTS, s.perpEquity) === 1)!;
@@ -405,12 +585,34 @@ describe('GET /api/external/wallets', () => {
 
     it('answers hostile values of every field with a 200 or a 400 naming a field, never a 5xx', async () => {
       const { token: fuzz } = await api.createConsumer({ name: 'wallets-hostile', rateLimitPerMinute: 100_000 });
-      const fields = ['offset', 'limit', 'order', 'orderBy', 'segmentIds', 'hasOpenPositions', 'address', 'segmentIds[]', 'segmentIds[a]', 'nextCursor'];
+      const fields = [
+        'offset',
+        'limit',
+        'order',
+        'orderBy',
+        'segmentIds',
+        'hasOpenPositions',
+        'address',
+        'segmentIds[]',
+        'segmentIds[a]',
+        'nextCursor',
+      ];
       for (const field of fields) {
         for (const value of HOSTILE) {
-          const res = await api.get(`${WALLETS}?${new URLSearchParams([[field, value], [field, value]]).toString()}`, fuzz);
+          const res = await api.get(
+            `${WALLETS}?${new URLSearchParams([
+              [field, value],
+              [field, value],
+            ]).toString()}`,
+            fuzz,
+          );
           expect([field, value, [200, 400].includes(res.status)]).toEqual([field, value, true]);
-          if (res.status === 400) expect(res.body).toEqual({ status: 'error', message: expect.stringMatching(/^Invalid parameters: /), errors: [expect.objectContaining({ field: expect.any(String) })] });
+          if (res.status === 400)
+            expect(res.body).toEqual({
+              status: 'error',
+              message: expect.stringMatching(/^Invalid parameters: /),
+              errors: [expect.objectContaining({ field: expect.any(String) })],
+            });
         }
       }
     });

@@ -12,7 +12,7 @@ export default async function globalSetup(): Promise<void> {
   try {
     await admin.connect();
   } catch (error) {
-    throw new Error(`Tests need Postgres (TEST_DATABASE_URL, default 127.0.0.1:5432): ${(error as Error).message}`);
+    throw new Error(`Tests need Postgres (TEST_DATABASE_URL, default 127.0.0.1:5432): ${(error as Error).message}`, { cause: error });
   }
   try {
     for (let worker = 1; worker <= WORKERS; worker++) {

@@ -24,7 +24,13 @@ export class S3TestServer {
 
   /** Settings that point the service's export store at this server (s3rver's fixed development keys). */
   get env(): Record<string, string> {
-    return { EXPORT_STORE: 's3', S3_ENDPOINT: this.endpoint, S3_BUCKET: this.bucket, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' };
+    return {
+      EXPORT_STORE: 's3',
+      S3_ENDPOINT: this.endpoint,
+      S3_BUCKET: this.bucket,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+    };
   }
 
   async close(): Promise<void> {

@@ -25,23 +25,31 @@ export class WebhookReceiver {
   private constructor(private readonly server: Server) {}
 
   static async start(): Promise<WebhookReceiver> {
-    const receiver: WebhookReceiver = new WebhookReceiver(createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const path = req.url ?? '/';
-        receiver.received.push({ path, headers: req.headers, raw, body: JSON.parse(raw) as Record<string, unknown>, receivedAt: Date.now() });
-        const queue = receiver.answers.get(path);
-        const answer = queue && queue.length > 1 ? queue.shift()! : (queue?.[0] ?? { status: 200 });
-        if (answer === 'hang') {
-          receiver.hanging.add(res);
-          return;
-        }
-        res.writeHead(answer.status, answer.headers ?? {});
-        res.end(answer.body ?? '');
-      });
-    }));
+    const receiver: WebhookReceiver = new WebhookReceiver(
+      createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          const path = req.url ?? '/';
+          receiver.received.push({
+            path,
+            headers: req.headers,
+            raw,
+            body: JSON.parse(raw) as Record<string, unknown>,
+            receivedAt: Date.now(),
+          });
+          const queue = receiver.answers.get(path);
+          const answer = queue && queue.length > 1 ? queue.shift()! : (queue?.[0] ?? { status: 200 });
+          if (answer === 'hang') {
+            receiver.hanging.add(res);
+            return;
+          }
+          res.writeHead(answer.status, answer.headers ?? {});
+          res.end(answer.body ?? '');
+        });
+      }),
+    );
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
     return receiver;
   }

@@ -90,7 +90,10 @@ async function run(app: INestApplicationContext, command: string): Promise<unkno
     case 'consumer usage':
       return service.usage(integer('consumer', true)!);
     case 'token issue':
-      return service.issueToken(integer('consumer', true)!, { label: text('label', false), expiresInSeconds: integer('expires-in', false) });
+      return service.issueToken(integer('consumer', true)!, {
+        label: text('label', false),
+        expiresInSeconds: integer('expires-in', false),
+      });
     case 'token revoke':
       return service.revokeToken(text('token-id', true)!);
     default:

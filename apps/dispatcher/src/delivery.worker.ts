@@ -35,7 +35,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   onApplicationBootstrap(): void {
-    this.connection = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: null, connectionName: `tidewatch-dispatcher-${process.pid}` });
+    this.connection = new Redis(this.config.REDIS_URL, {
+      maxRetriesPerRequest: null,
+      connectionName: `tidewatch-dispatcher-${process.pid}`,
+    });
     this.worker = new Worker<DeliveryJobData>(
       DELIVERY_QUEUE,
       async (job, token) => {
@@ -46,7 +49,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       },
       { connection: this.connection, prefix: this.config.REDIS_PREFIX, concurrency: this.config.DISPATCHER_CONCURRENCY },
     );
-    this.worker.on('failed', (job, error) => this.logger.write('warn', 'delivery job failed', { deliveryId: job?.data.deliveryId, error: error.message }));
+    this.worker.on('failed', (job, error) =>
+      this.logger.write('warn', 'delivery job failed', { deliveryId: job?.data.deliveryId, error: error.message }),
+    );
     this.worker.on('error', (error) => this.logger.write('warn', 'delivery worker error', { error: error.message }));
     // Both loops wait their idle time after every pass: each pass already takes everything that is due.
     this.reconcileLoop.start(async () => {
@@ -64,7 +69,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     await this.processor.close();
     await this.reconcileLoop.stop();
     await this.chargeLoop.stop();
-    await this.charges.flush().catch((error: Error) => this.logger.write('warn', 'usage charges not written at shutdown (the next start writes them)', { error: error.message }));
+    await this.charges
+      .flush()
+      .catch((error: Error) =>
+        this.logger.write('warn', 'usage charges not written at shutdown (the next start writes them)', { error: error.message }),
+      );
     await this.connection?.quit().catch(() => this.connection?.disconnect());
   }
 
@@ -84,7 +93,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       (error: Error) => (this.logger.write('warn', 'the delivery worker failed to close', { error: error.message }), false),
     );
     if (await Promise.race([closed, overran])) {
-      this.logger.write('warn', 'the delivery worker did not close in time; stopping without it (its unfinished deliveries stay pending and are sent again)', { graceMs });
+      this.logger.write(
+        'warn',
+        'the delivery worker did not close in time; stopping without it (its unfinished deliveries stay pending and are sent again)',
+        { graceMs },
+      );
     }
     clearTimeout(timer);
   }

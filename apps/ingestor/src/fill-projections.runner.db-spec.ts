@@ -18,7 +18,9 @@ beforeAll(async () => {
   await opened.writer.writeBlocks(
     feed([
       fillsBlock(5, T, [[W, wireFill({ coin: 'ETH', tid: 1, time: T, side: 'B', px: '3000', sz: '1' })]]),
-      fillsBlock(6, T + 1_000, [[W, wireFill({ coin: 'ETH', tid: 2, time: T + 1_000, side: 'A', px: '3010', sz: '1', startPosition: '1', closedPnl: '10' })]]),
+      fillsBlock(6, T + 1_000, [
+        [W, wireFill({ coin: 'ETH', tid: 2, time: T + 1_000, side: 'A', px: '3010', sz: '1', startPosition: '1', closedPnl: '10' })],
+      ]),
     ]),
     'simulator',
   );
@@ -30,7 +32,11 @@ afterAll(async () => {
 
 describe('FillProjectionsRunner', () => {
   it('projects what the configured feed stored and stops cleanly', async () => {
-    const runner = new FillProjectionsRunner(await startedWriter(dataSource, FillProjector), Object.assign(new AppConfig(), { EXCHANGE_SOURCE: 'simulator' }), new JsonLogger('silent'));
+    const runner = new FillProjectionsRunner(
+      await startedWriter(dataSource, FillProjector),
+      Object.assign(new AppConfig(), { EXCHANGE_SOURCE: 'simulator' }),
+      new JsonLogger('silent'),
+    );
     runner.onApplicationBootstrap();
     let trades: Array<{ realized_pnl_usd: string }> = [];
     for (let attempt = 0; attempt < 200 && trades.length === 0; attempt++) {

@@ -33,10 +33,15 @@ export class FillProjectionsRunner implements OnApplicationBootstrap, OnApplicat
     const run = await this.projector.project(source);
     if (run.blockless && !this.warnedBlockless) {
       this.warnedBlockless = true;
-      this.logger.write('warn', 'this feed stores fills without block numbers: closed trades and builder aggregates are not built for it', { source });
+      this.logger.write('warn', 'this feed stores fills without block numbers: closed trades and builder aggregates are not built for it', {
+        source,
+      });
     }
     if (run.outOfOrderFills > 0) {
-      this.logger.write('warn', 'fills older than ones already projected were left out of closed trades', { count: run.outOfOrderFills, toBlock: run.toBlock });
+      this.logger.write('warn', 'fills older than ones already projected were left out of closed trades', {
+        count: run.outOfOrderFills,
+        toBlock: run.toBlock,
+      });
     }
     if (run.fills > 0 || run.lateFundingPayments > 0) {
       const { afterBlock, toBlock, fills, fundingPayments, lateFundingPayments, closedTrades } = run;

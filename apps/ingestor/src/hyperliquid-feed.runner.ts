@@ -31,7 +31,11 @@ export class HyperliquidFeedRunner implements OnApplicationBootstrap, OnApplicat
     this.running = true;
     this.logger.write('info', 'hyperliquid feed started', { infoUrl: this.config.HL_INFO_URL, wsUrl: this.config.HL_WS_URL, addresses });
     if (addresses.length > PUBLIC_API_USER_LIMIT) {
-      this.logger.write('warn', `the public API follows at most ${PUBLIC_API_USER_LIMIT} wallets per IP on its websocket; the others will be refused`, { tracked: addresses.length });
+      this.logger.write(
+        'warn',
+        `the public API follows at most ${PUBLIC_API_USER_LIMIT} wallets per IP on its websocket; the others will be refused`,
+        { tracked: addresses.length },
+      );
     }
     this.loop = this.run(addresses);
   }

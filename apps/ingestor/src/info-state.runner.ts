@@ -39,7 +39,13 @@ export class InfoStateRunner implements OnApplicationBootstrap, OnApplicationShu
         addresses: tracked,
       });
       for (const failure of failures.slice(0, 20)) this.logger.write('warn', 'wallet state not read', { ...failure });
-      if (result) this.logger.write('info', 'state update applied', { wallets: result.wallets, positions: result.positions, failed: failures.length, timings: result.timings });
+      if (result)
+        this.logger.write('info', 'state update applied', {
+          wallets: result.wallets,
+          positions: result.positions,
+          failed: failures.length,
+          timings: result.timings,
+        });
     } catch (error) {
       this.logger.write('error', 'state update failed; the next interval tries again', { error: (error as Error).message });
     }

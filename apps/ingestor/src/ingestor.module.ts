@@ -16,7 +16,13 @@ import { SimulatorFeedRunner } from './simulator-feed.runner.js';
  * and (public-API feed) the mid prices that are its price ticks.
  */
 @Module({
-  imports: [RuntimeModule.forApp('ingestor'), DatabaseModule, DatabaseSessionModule.of(WRITER_SESSION), MarketWriteModule, AlertsOutboxModule],
+  imports: [
+    RuntimeModule.forApp('ingestor'),
+    DatabaseModule,
+    DatabaseSessionModule.of(WRITER_SESSION),
+    MarketWriteModule,
+    AlertsOutboxModule,
+  ],
   providers: [NodeFeedRunner, HyperliquidFeedRunner, SimulatorFeedRunner, InfoStateRunner, FillProjectionsRunner, MidPricesRunner],
 })
 export class IngestorModule {}

@@ -17,7 +17,8 @@ export class NodeFeedRunner implements OnApplicationBootstrap, OnApplicationShut
   private readonly loop = new WorkLoop({
     idleMs: CAUGHT_UP_WAIT_MS,
     errorMs: 2_000,
-    onError: (error) => this.logger.write('error', 'node feed batch failed; retrying from the stored checkpoints', { error: error.message }),
+    onError: (error) =>
+      this.logger.write('error', 'node feed batch failed; retrying from the stored checkpoints', { error: error.message }),
   });
 
   constructor(

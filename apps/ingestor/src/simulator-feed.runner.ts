@@ -56,7 +56,13 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
     const reached = await this.simulation.open(
       {
         dataDir: c.SIM_DATA_DIR,
-        settings: { seed: c.SIM_SEED, wallets: c.SIM_WALLETS, markets: c.SIM_MARKETS, eventsPerSecond: c.SIM_EVENTS_PER_SECOND, bookOrders: c.SIM_BOOK_ORDERS },
+        settings: {
+          seed: c.SIM_SEED,
+          wallets: c.SIM_WALLETS,
+          markets: c.SIM_MARKETS,
+          eventsPerSecond: c.SIM_EVENTS_PER_SECOND,
+          bookOrders: c.SIM_BOOK_ORDERS,
+        },
         backfillDays: c.SIM_BACKFILL_DAYS,
         stateIntervalMs: c.STATE_UPDATE_INTERVAL * 60_000,
         // The simulator on the second core: the next chunks are made while this thread stores one.
@@ -70,7 +76,12 @@ export class SimulatorFeedRunner implements OnApplicationBootstrap, OnApplicatio
       Date.now(),
       (done, total) => replay.update(done / total, 'rebuilding the simulated exchange from its seed'),
     );
-    this.logger.write('info', 'simulator feed started', { dataDir: c.SIM_DATA_DIR, seed: c.SIM_SEED, wallets: c.SIM_WALLETS, reachedAt: new Date(reached).toISOString() });
+    this.logger.write('info', 'simulator feed started', {
+      dataDir: c.SIM_DATA_DIR,
+      seed: c.SIM_SEED,
+      wallets: c.SIM_WALLETS,
+      reachedAt: new Date(reached).toISOString(),
+    });
 
     const backfillEnd = Math.max(Date.now(), reached);
     const bar = new ProgressBar('simulator backfill');

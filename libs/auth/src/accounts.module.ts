@@ -18,7 +18,16 @@ import { TokenService } from './tokens/token.service.js';
       useFactory: (config: AppConfig) => ({ secret: config.JWT_SECRET, signOptions: { algorithm: 'HS256' } }),
     }),
   ],
-  providers: [ConsumerRepository, ApiTokenRepository, UsageRepository, ConsumerDirectoryService, TokenService, UsageMeterService, ConsumerService, DeliveryUsageService],
+  providers: [
+    ConsumerRepository,
+    ApiTokenRepository,
+    UsageRepository,
+    ConsumerDirectoryService,
+    TokenService,
+    UsageMeterService,
+    ConsumerService,
+    DeliveryUsageService,
+  ],
   exports: [DeliveryUsageService, ApiTokenRepository, ConsumerDirectoryService, TokenService, UsageMeterService, ConsumerService],
 })
 export class AccountsModule {}

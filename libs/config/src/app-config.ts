@@ -195,21 +195,50 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const config = plainToInstance(AppConfig, present, { exposeDefaultValues: true });
   const problems = validateSync(config, { forbidUnknownValues: false });
   if (config.EXCHANGE_SOURCE === 'node' && !config.HL_NODE_DATA_DIR) {
-    problems.push(Object.assign(new ValidationError(), { property: 'HL_NODE_DATA_DIR', value: undefined, constraints: { required: 'HL_NODE_DATA_DIR is required when EXCHANGE_SOURCE=node' } }));
+    problems.push(
+      Object.assign(new ValidationError(), {
+        property: 'HL_NODE_DATA_DIR',
+        value: undefined,
+        constraints: { required: 'HL_NODE_DATA_DIR is required when EXCHANGE_SOURCE=node' },
+      }),
+    );
   }
   if (config.EXPORT_STORE === 's3' && !config.S3_BUCKET) {
-    problems.push(Object.assign(new ValidationError(), { property: 'S3_BUCKET', value: undefined, constraints: { required: 'S3_BUCKET is required when EXPORT_STORE=s3' } }));
+    problems.push(
+      Object.assign(new ValidationError(), {
+        property: 'S3_BUCKET',
+        value: undefined,
+        constraints: { required: 'S3_BUCKET is required when EXPORT_STORE=s3' },
+      }),
+    );
   }
   if (config.EXCHANGE_SOURCE === 'hyperliquid') {
     // The public API has no exchange-wide fill feed: only listed wallets can be followed.
-    const addresses = (config.HL_TRACKED_ADDRESSES ?? '').split(',').map((a) => a.trim()).filter((a) => a !== '');
+    const addresses = (config.HL_TRACKED_ADDRESSES ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== '');
     const bad = addresses.filter((a) => !/^0x[0-9a-fA-F]{40}$/.test(a));
-    const problem = addresses.length === 0 ? 'at least one wallet address is required when EXCHANGE_SOURCE=hyperliquid' : bad.length ? `not a 0x address of 40 hex digits: ${bad.join(', ')}` : null;
-    if (problem) problems.push(Object.assign(new ValidationError(), { property: 'HL_TRACKED_ADDRESSES', value: config.HL_TRACKED_ADDRESSES, constraints: { addresses: problem } }));
+    const problem =
+      addresses.length === 0
+        ? 'at least one wallet address is required when EXCHANGE_SOURCE=hyperliquid'
+        : bad.length
+          ? `not a 0x address of 40 hex digits: ${bad.join(', ')}`
+          : null;
+    if (problem)
+      problems.push(
+        Object.assign(new ValidationError(), {
+          property: 'HL_TRACKED_ADDRESSES',
+          value: config.HL_TRACKED_ADDRESSES,
+          constraints: { addresses: problem },
+        }),
+      );
   }
   if (problems.length > 0) {
     // Name the value as it was written, not as converted ("eighty", not NaN).
-    const lines = problems.map((p) => `${p.property}=${JSON.stringify(present[p.property] ?? p.value)}: ${Object.values(p.constraints ?? {}).join('; ')}`);
+    const lines = problems.map(
+      (p) => `${p.property}=${JSON.stringify(present[p.property] ?? p.value)}: ${Object.values(p.constraints ?? {}).join('; ')}`,
+    );
     throw new ConfigError(`Invalid settings:\n  ${lines.join('\n  ')}`);
   }
   return config;

@@ -33,7 +33,15 @@ describe('session settings of a pool', () => {
     const [server]: Array<{ jit: string }> = await plain.query(`SELECT reset_val AS jit FROM pg_settings WHERE name = 'jit'`);
     // Two connections at once: the setting is the pool's, not one session's.
     const sessions = await Promise.all(
-      [0, 1].map(() => writer.transaction(async (q) => (await q.query(`SELECT current_setting('jit') AS jit, pg_backend_pid() AS pid, pg_sleep(0.05)`))[0] as { jit: string; pid: number })),
+      [0, 1].map(() =>
+        writer.transaction(
+          async (q) =>
+            (await q.query(`SELECT current_setting('jit') AS jit, pg_backend_pid() AS pid, pg_sleep(0.05)`))[0] as {
+              jit: string;
+              pid: number;
+            },
+        ),
+      ),
     );
     expect(new Set(sessions.map((s) => s.pid)).size).toBe(2);
     expect(sessions.map((s) => s.jit)).toEqual(['off', 'off']);
@@ -44,8 +52,13 @@ describe('session settings of a pool', () => {
   it("reach the DataSource of an app that imports DatabaseSessionModule, and only that app's", async () => {
     const apps: INestApplicationContext[] = [];
     try {
-      for (const module of [WriterAppModule, ReaderAppModule]) apps.push(await NestFactory.createApplicationContext(module, { logger: false }));
-      const jit = await Promise.all(apps.map(async (app) => ((await app.get(DataSource).query(`SELECT current_setting('jit') AS jit`)) as Array<{ jit: string }>)[0]!.jit));
+      for (const module of [WriterAppModule, ReaderAppModule])
+        apps.push(await NestFactory.createApplicationContext(module, { logger: false }));
+      const jit = await Promise.all(
+        apps.map(
+          async (app) => ((await app.get(DataSource).query(`SELECT current_setting('jit') AS jit`)) as Array<{ jit: string }>)[0]!.jit,
+        ),
+      );
       const [server]: Array<{ jit: string }> = await plain.query(`SELECT reset_val AS jit FROM pg_settings WHERE name = 'jit'`);
       expect(jit).toEqual(['off', server!.jit]);
     } finally {

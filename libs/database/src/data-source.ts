@@ -11,7 +11,9 @@ export type SessionSettings = Readonly<Record<string, string>>;
 export const WRITER_SESSION: SessionSettings = { jit: 'off' };
 
 export function dataSourceOptions(databaseUrl: string, session: SessionSettings = {}): DataSourceOptions {
-  const options = Object.entries(session).map(([name, value]) => `-c ${name}=${value}`).join(' ');
+  const options = Object.entries(session)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
   return {
     type: 'postgres',
     url: databaseUrl,

@@ -20,7 +20,9 @@ export const DATABASE_SESSION = Symbol('DATABASE_SESSION');
       useFactory: (config: AppConfig, session?: SessionSettings) => dataSourceOptions(config.DATABASE_URL, session),
     }),
   ],
-  providers: [{ provide: KeysetCursorCodec, inject: [AppConfig], useFactory: (config: AppConfig) => new KeysetCursorCodec(config.JWT_SECRET) }],
+  providers: [
+    { provide: KeysetCursorCodec, inject: [AppConfig], useFactory: (config: AppConfig) => new KeysetCursorCodec(config.JWT_SECRET) },
+  ],
   exports: [KeysetCursorCodec],
 })
 export class DatabaseModule {}

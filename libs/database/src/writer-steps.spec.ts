@@ -24,13 +24,20 @@ describe('WriterSteps', () => {
     steps.register({ name: 'orders', run: async () => {} });
     steps.registerAfterCommit({ name: 'enqueue', afterCommit: async () => {} });
     expect(() => steps.register({ name: 'orders', run: async () => {} })).toThrow('writer step "orders" is registered twice');
-    expect(() => steps.registerAfterCommit({ name: 'enqueue', afterCommit: async () => {} })).toThrow('after-commit hook "enqueue" is registered twice');
+    expect(() => steps.registerAfterCommit({ name: 'enqueue', afterCommit: async () => {} })).toThrow(
+      'after-commit hook "enqueue" is registered twice',
+    );
   });
 
   it('stops at the first failing step, so the writer rolls back', async () => {
     const seen: string[] = [];
     const steps = new WriterSteps<void>();
-    steps.register({ name: 'a', run: async () => { throw new Error('a failed'); } });
+    steps.register({
+      name: 'a',
+      run: async () => {
+        throw new Error('a failed');
+      },
+    });
     steps.register({ name: 'b', run: async () => void seen.push('b') });
     await expect(steps.runSteps(runner)).rejects.toThrow('a failed');
     expect(seen).toEqual([]);

@@ -96,7 +96,15 @@ export async function openMarketWriteContext(dataSource: DataSource): Promise<IN
   const context = await NestFactory.createApplicationContext(
     {
       module: CallerDataSource,
-      imports: [{ module: CallerDataSourceProvider, global: true, providers: [{ provide: DataSource, useValue: dataSource }], exports: [DataSource] }, MarketWriteModule],
+      imports: [
+        {
+          module: CallerDataSourceProvider,
+          global: true,
+          providers: [{ provide: DataSource, useValue: dataSource }],
+          exports: [DataSource],
+        },
+        MarketWriteModule,
+      ],
     },
     { logger: false, abortOnError: false },
   );

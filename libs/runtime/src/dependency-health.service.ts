@@ -17,7 +17,9 @@ async function probe(check: () => Promise<unknown>): Promise<DependencyHealth> {
   try {
     await Promise.race([
       check(),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS))),
+      new Promise(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)),
+      ),
     ]);
     return { status: 'up', latencyMs: Math.round((performance.now() - started) * 100) / 100 };
   } catch (error) {

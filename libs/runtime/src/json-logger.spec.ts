@@ -17,7 +17,10 @@ describe('JsonLogger', () => {
       logger,
       lines: () => {
         logger.flush();
-        return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+        return readFileSync(file, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
       },
       close: () => closeSync(fd),
     };

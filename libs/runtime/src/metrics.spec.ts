@@ -36,7 +36,11 @@ describe('HttpRequestMetrics', () => {
       'tidewatch_http_request_duration_seconds_bucket{method="GET",route="/a",le="2.5"} 4',
       'tidewatch_http_request_duration_seconds_bucket{method="GET",route="/a",le="+Inf"} 4',
     ]);
-    expect(line('tidewatch_http_request_duration_seconds_count{method="GET",route="/a"}')).toEqual(['tidewatch_http_request_duration_seconds_count{method="GET",route="/a"} 4']);
-    expect(line('tidewatch_http_request_duration_seconds_count{method="POST",route="/a"}')).toEqual(['tidewatch_http_request_duration_seconds_count{method="POST",route="/a"} 1']);
+    expect(line('tidewatch_http_request_duration_seconds_count{method="GET",route="/a"}')).toEqual([
+      'tidewatch_http_request_duration_seconds_count{method="GET",route="/a"} 4',
+    ]);
+    expect(line('tidewatch_http_request_duration_seconds_count{method="POST",route="/a"}')).toEqual([
+      'tidewatch_http_request_duration_seconds_count{method="POST",route="/a"} 1',
+    ]);
   });
 });

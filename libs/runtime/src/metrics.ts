@@ -35,7 +35,9 @@ export class HttpRequestMetrics {
         help: 'HTTP requests answered, by method, route and status',
         type: 'counter',
         aggregator: 'sum',
-        values: [...this.durations.values()].flatMap((series) => [...series.statuses.values()].map(({ labels, value }) => ({ labels, value }))),
+        values: [...this.durations.values()].flatMap((series) =>
+          [...series.statuses.values()].map(({ labels, value }) => ({ labels, value })),
+        ),
       }),
     } as never);
     registry.registerMetric({
@@ -76,7 +78,13 @@ export class HttpRequestMetrics {
     const name = `${method} ${route}`;
     let series = this.durations.get(name);
     if (!series) {
-      series = { labels: { method, route }, buckets: new Array(DURATION_BUCKETS.length + 1).fill(0), sum: 0, count: 0, statuses: new Map() };
+      series = {
+        labels: { method, route },
+        buckets: new Array(DURATION_BUCKETS.length + 1).fill(0),
+        sum: 0,
+        count: 0,
+        statuses: new Map(),
+      };
       this.durations.set(name, series);
     }
     if (routeKey) this.byRoute.set(routeKey, series);
@@ -88,7 +96,11 @@ export class HttpRequestMetrics {
     let cumulative = 0;
     const values: PromValue[] = series.buckets.map((count, i) => {
       cumulative += count;
-      return { metricName: `${name}_bucket`, labels: { ...series.labels, le: i < DURATION_BUCKETS.length ? DURATION_BUCKETS[i] : '+Inf' }, value: cumulative };
+      return {
+        metricName: `${name}_bucket`,
+        labels: { ...series.labels, le: i < DURATION_BUCKETS.length ? DURATION_BUCKETS[i] : '+Inf' },
+        value: cumulative,
+      };
     });
     values.push({ metricName: `${name}_sum`, labels: series.labels, value: series.sum });
     values.push({ metricName: `${name}_count`, labels: series.labels, value: series.count });

@@ -19,7 +19,10 @@ describe('MicroBatch', () => {
     expect(batches).toEqual([[1, 2, 3]]);
     release();
     expect(await Promise.all([...first, ...second])).toEqual(['#1', '#2', '#3', '#4', '#5']);
-    expect(batches).toEqual([[1, 2, 3], [4, 5]]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
   });
 
   it('splits at the size limit, and rejects every call of a batch that fails, the next batch still running', async () => {
@@ -31,7 +34,13 @@ describe('MicroBatch', () => {
     }, 2);
     const results = await Promise.allSettled([1, 2, 3, 4, 5].map((n) => batch.submit(n)));
     expect(batches).toEqual([[1, 2], [3, 4], [5]]);
-    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([10, 20, 'connection lost', 'connection lost', 50]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
+      10,
+      20,
+      'connection lost',
+      'connection lost',
+      50,
+    ]);
   });
 
   it('refuses an answer of the wrong length for the whole batch', async () => {

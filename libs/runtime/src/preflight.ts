@@ -55,7 +55,9 @@ async function createDatabase(databaseUrl: string): Promise<void> {
     await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
   } catch (error) {
     if ((error as { code?: string }).code === '42P04') return; // created meanwhile by another process
-    throw new PreflightError(`Postgres at ${redact(databaseUrl)} has no database "${name}" and it could not be created: ${(error as Error).message}`);
+    throw new PreflightError(
+      `Postgres at ${redact(databaseUrl)} has no database "${name}" and it could not be created: ${(error as Error).message}`,
+    );
   } finally {
     await admin.end().catch(() => undefined);
   }

@@ -6,7 +6,11 @@ import { createRedisClient, REDIS, RedisKeys } from './redis.js';
 @Global()
 @Module({
   providers: [
-    { provide: REDIS, inject: [AppConfig], useFactory: (config: AppConfig) => createRedisClient(config.REDIS_URL, `tidewatch-${process.pid}`) },
+    {
+      provide: REDIS,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => createRedisClient(config.REDIS_URL, `tidewatch-${process.pid}`),
+    },
     { provide: RedisKeys, inject: [AppConfig], useFactory: (config: AppConfig) => new RedisKeys(config.REDIS_PREFIX) },
   ],
   exports: [REDIS, RedisKeys],

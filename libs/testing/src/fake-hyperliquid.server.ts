@@ -54,7 +54,10 @@ const byTimeAsc = (a: Wire, b: Wire) => (a['time'] as number) - (b['time'] as nu
 function timeWindow(items: Wire[], body: Wire, limit: number): Wire[] {
   const start = Number(body['startTime'] ?? 0);
   const end = body['endTime'] === undefined || body['endTime'] === null ? Infinity : Number(body['endTime']);
-  return items.filter((item) => (item['time'] as number) >= start && (item['time'] as number) <= end).sort(byTimeAsc).slice(0, limit);
+  return items
+    .filter((item) => (item['time'] as number) >= start && (item['time'] as number) <= end)
+    .sort(byTimeAsc)
+    .slice(0, limit);
 }
 
 /**
@@ -83,7 +86,12 @@ export class FakeHyperliquidServer {
   static async start(pageSizes: Partial<FakePageSizes> = {}): Promise<FakeHyperliquidServer> {
     const http = createServer();
     const wss = new WebSocketServer({ server: http, path: '/ws' });
-    const server = new FakeHyperliquidServer(http, wss, { userFillsByTime: 2000, userFunding: 500, userNonFundingLedgerUpdates: 500, ...pageSizes });
+    const server = new FakeHyperliquidServer(http, wss, {
+      userFillsByTime: 2000,
+      userFunding: 500,
+      userNonFundingLedgerUpdates: 500,
+      ...pageSizes,
+    });
     http.on('request', (req, res) => void server.onInfo(req, res));
     wss.on('connection', (socket) => server.onConnection(socket));
     http.listen(0, '127.0.0.1');
@@ -137,7 +145,9 @@ export class FakeHyperliquidServer {
   /** Sends one frame (an object is JSON-encoded, a string goes as it is) to the connections subscribed to that channel of the wallet. */
   send(address: string, type: string, frame: Wire | string): number {
     const text = typeof frame === 'string' ? frame : JSON.stringify(frame);
-    const targets = this.connections.filter((c) => !c.closed && c.subscriptions.some((s) => s['type'] === type && String(s['user']).toLowerCase() === address.toLowerCase()));
+    const targets = this.connections.filter(
+      (c) => !c.closed && c.subscriptions.some((s) => s['type'] === type && String(s['user']).toLowerCase() === address.toLowerCase()),
+    );
     for (const connection of targets) connection.socket.send(text);
     return targets.length;
   }
@@ -182,7 +192,8 @@ export class FakeHyperliquidServer {
     }
     this.infoRequests.push(body);
     const failure = this.failures.shift();
-    if (failure !== undefined) return reply(failure, failure === 429 ? 'rate limited' : 'server error', failure === 429 ? { 'retry-after': '0' } : {});
+    if (failure !== undefined)
+      return reply(failure, failure === 429 ? 'rate limited' : 'server error', failure === 429 ? { 'retry-after': '0' } : {});
     const type = String(body['type']);
     const account = this.account(String(body['user'] ?? ''));
     switch (type) {

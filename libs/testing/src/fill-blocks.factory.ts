@@ -5,7 +5,6 @@ import { dumpTables, feedBlock, parseLine, type TestPosition } from './fact-bloc
 
 // hl-node fill and funding lines built by hand, parsed by the real parser.
 
-
 export const address = (n: number): string => `0x${n.toString(16).padStart(40, '0')}`;
 
 export interface WireFill {
@@ -59,9 +58,16 @@ export function fundingBlock(blockNumber: number, timeMs: number, deltas: WireFu
   const event = {
     time,
     hash: `0x${blockNumber.toString(16).padStart(64, '0')}`,
-    inner: { Funding: { deltas: deltas.map((d) => ({ user: d.user, coin: d.coin, funding_amount: d.usdc, szi: d.szi, funding_rate: '0.0000125' })) } },
+    inner: {
+      Funding: {
+        deltas: deltas.map((d) => ({ user: d.user, coin: d.coin, funding_amount: d.usdc, szi: d.szi, funding_rate: '0.0000125' })),
+      },
+    },
   };
-  return parseLine('misc_events_by_block', JSON.stringify({ local_time: time, block_time: time, block_number: blockNumber, events: [event] }));
+  return parseLine(
+    'misc_events_by_block',
+    JSON.stringify({ local_time: time, block_time: time, block_number: blockNumber, events: [event] }),
+  );
 }
 
 export function feed(blocks: NodeBlock[]): FeedBlock<TestPosition>[] {
@@ -81,6 +87,8 @@ export const PROJECTION_TABLES: Record<string, string> = {
 /** The projector's tables as text, without the checkpoint's write time. */
 export async function dumpProjections(dataSource: DataSource): Promise<Record<string, unknown[]>> {
   const dump = await dumpTables(dataSource, PROJECTION_TABLES);
-  const checkpoints: Array<{ row: string }> = await dataSource.query(`SELECT (name, position)::text AS row FROM projection_checkpoints ORDER BY name`);
+  const checkpoints: Array<{ row: string }> = await dataSource.query(
+    `SELECT (name, position)::text AS row FROM projection_checkpoints ORDER BY name`,
+  );
   return { ...dump, projection_checkpoints: checkpoints.map((r) => r.row) };
 }

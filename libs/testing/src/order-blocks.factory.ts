@@ -5,9 +5,10 @@ import { dumpTables, feedBlock, parseLine, type TestPosition } from './fact-bloc
 
 // hl-node order-status and fill lines built as the node writes them, read back by the real parser.
 
-
 /** A plain resting limit order placed at `timestamp`, with the given fields changed. */
-export function limitOrder(fields: Partial<WireOrder> & Pick<WireOrder, 'coin' | 'side' | 'limitPx' | 'sz' | 'oid' | 'timestamp'>): WireOrder {
+export function limitOrder(
+  fields: Partial<WireOrder> & Pick<WireOrder, 'coin' | 'side' | 'limitPx' | 'sz' | 'oid' | 'timestamp'>,
+): WireOrder {
   return {
     triggerCondition: 'N/A',
     isTrigger: false,
@@ -35,7 +36,14 @@ export function statusLine(blockNumber: number, timeMs: number, events: StatusEv
     local_time: nodeTime(timeMs + 150, 0),
     block_time: nodeTime(timeMs, 0),
     block_number: blockNumber,
-    events: events.map((e) => ({ time: nodeTime(timeMs, 0), user: e.user, hash: null, builder: e.builder ?? null, status: e.status, order: e.order })),
+    events: events.map((e) => ({
+      time: nodeTime(timeMs, 0),
+      user: e.user,
+      hash: null,
+      builder: e.builder ?? null,
+      status: e.status,
+      order: e.order,
+    })),
   });
 }
 

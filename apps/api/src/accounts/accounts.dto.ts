@@ -15,8 +15,13 @@ export class AccountWalletParamsDto {
 
 export class WalletDetailDto {
   @ApiProperty({ type: WalletProfileDto }) wallet: WalletProfileDto;
-  @ApiProperty({ type: [SegmentDto], description: 'Its two cohorts: the size cohort, then the pnl cohort (the ids of wallet.segments)' }) segments: SegmentDto[];
-  @ApiProperty({ type: [PositionDto], description: 'Its open positions, the records of GET /api/external/positions, newest openTime first' }) positions: PositionDto[];
+  @ApiProperty({ type: [SegmentDto], description: 'Its two cohorts: the size cohort, then the pnl cohort (the ids of wallet.segments)' })
+  segments: SegmentDto[];
+  @ApiProperty({
+    type: [PositionDto],
+    description: 'Its open positions, the records of GET /api/external/positions, newest openTime first',
+  })
+  positions: PositionDto[];
   @ApiProperty({ description: 'Whether the caller keeps this wallet among its favourite accounts' }) isFavorite: boolean;
 }
 

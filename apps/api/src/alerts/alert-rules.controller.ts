@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { AlertRulesService, MAX_RULES_PER_CONSUMER } from '#alerts';
 import { CurrentPrincipal, type Principal } from '#auth';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
@@ -52,7 +60,7 @@ export class AlertRulesController {
 
   @Delete(':id')
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiOperation({ summary: 'Deletes the rule (its past deliveries stay in the endpoint\'s log)' })
+  @ApiOperation({ summary: "Deletes the rule (its past deliveries stay in the endpoint's log)" })
   @ApiNoContentResponse({ description: 'Deleted' })
   async delete(@Param() params: IdParamsDto, @Query() _q: NoQueryDto, @CurrentPrincipal() p: Principal): Promise<void> {
     await this.rules.delete(p.consumerId, params.id);

@@ -16,18 +16,24 @@ export class IdParamsDto {
 }
 
 export class DeliveryIdParamsDto {
-  @ApiProperty({ example: 'a3f1...', description: 'The delivery\'s `deliveryId` (64 hex digits)' })
+  @ApiProperty({ example: 'a3f1...', description: "The delivery's `deliveryId` (64 hex digits)" })
   @IsString()
   @Matches(/^[0-9a-f]{64}$/, { message: 'deliveryId must be 64 lower-case hex digits' })
   deliveryId: string;
 }
 
 export class EndpointBodyDto {
-  @ApiPropertyOptional({ example: 'https://example.com/tidewatch', description: 'The receiver: an absolute https:// URL of at most 2048 characters (required on create)' })
+  @ApiPropertyOptional({
+    example: 'https://example.com/tidewatch',
+    description: 'The receiver: an absolute https:// URL of at most 2048 characters (required on create)',
+  })
   @Allow()
   url?: unknown;
 
-  @ApiPropertyOptional({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: 'Signing secret, 8 to 256 printable characters; never shown again. On update, null removes it.' })
+  @ApiPropertyOptional({
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: 'Signing secret, 8 to 256 printable characters; never shown again. On update, null removes it.',
+  })
   @Allow()
   secretKey?: unknown;
 
@@ -44,7 +50,11 @@ export class EndpointDto {
   @ApiProperty() id: number;
   @ApiProperty() url: string;
   @ApiProperty({ nullable: true, type: String }) description: string | null;
-  @ApiProperty({ enum: ['active', 'paused', 'suspended'], description: 'suspended after 100 failed attempts in a row, 5 days without a success while failing, or a 410; resume lifts it' }) status: string;
+  @ApiProperty({
+    enum: ['active', 'paused', 'suspended'],
+    description: 'suspended after 100 failed attempts in a row, 5 days without a success while failing, or a 410; resume lifts it',
+  })
+  status: string;
   @ApiProperty({ description: 'Whether deliveries are signed (the secret itself is never returned)' }) hasSecret: boolean;
   @ApiProperty({ nullable: true, type: String }) suspendedReason: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
@@ -69,7 +79,8 @@ class HealthWindowDto {
 }
 
 class LatencyDto {
-  @ApiProperty({ nullable: true, type: Number, description: 'Median attempt duration over 24 h (continuous percentile), ms' }) p50: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'Median attempt duration over 24 h (continuous percentile), ms' }) p50:
+    number | null;
   @ApiProperty({ nullable: true, type: Number }) p95: number | null;
 }
 
@@ -143,7 +154,10 @@ export class DeliveryResponseDto {
 }
 
 export class ReplayBodyDto {
-  @ApiProperty({ format: 'date-time', description: 'Failed and expired deliveries created at or after this time (within 30 days) are sent again' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Failed and expired deliveries created at or after this time (within 30 days) are sent again',
+  })
   @Allow()
   since: unknown;
 }

@@ -5,7 +5,15 @@ import { CurrentPrincipal, type Principal } from '#auth';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
 import { NoQueryDto } from '../http/no-query.dto.js';
 import { SuccessEnvelope } from '../http/success-envelope.interceptor.js';
-import { DeliveriesQueryDto, DeliveriesResponseDto, DeliveryIdParamsDto, DeliveryResponseDto, IdParamsDto, ReplayBodyDto, ReplayResponseDto } from './alerts.dto.js';
+import {
+  DeliveriesQueryDto,
+  DeliveriesResponseDto,
+  DeliveryIdParamsDto,
+  DeliveryResponseDto,
+  IdParamsDto,
+  ReplayBodyDto,
+  ReplayResponseDto,
+} from './alerts.dto.js';
 
 @ApiTags('alerts')
 @ApiBearerAuth()
@@ -26,7 +34,10 @@ export class WebhookDeliveriesController {
   @Post('deliveries/:deliveryId/retry')
   @HttpCode(HttpStatus.ACCEPTED)
   @SuccessEnvelope()
-  @ApiOperation({ summary: 'Sends a failed or expired delivery again', description: 'Same deliveryId and body, a fresh retry schedule; past attempts stay in the log. Any other status is a 400.' })
+  @ApiOperation({
+    summary: 'Sends a failed or expired delivery again',
+    description: 'Same deliveryId and body, a fresh retry schedule; past attempts stay in the log. Any other status is a 400.',
+  })
   @ApiAcceptedResponse({ type: DeliveryResponseDto })
   retry(@Param() params: DeliveryIdParamsDto, @Query() _q: NoQueryDto, @CurrentPrincipal() p: Principal) {
     return this.log.retry(p.consumerId, params.deliveryId);

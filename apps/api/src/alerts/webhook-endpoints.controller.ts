@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { MAX_ENDPOINTS_PER_CONSUMER, WebhookEndpointsService } from '#alerts';
 import { CurrentPrincipal, type Principal } from '#auth';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
@@ -18,7 +26,10 @@ export class WebhookEndpointsController {
 
   @Post()
   @SuccessEnvelope()
-  @ApiOperation({ summary: 'Registers a webhook endpoint', description: `HTTPS only. At most ${MAX_ENDPOINTS_PER_CONSUMER} per account. The secret signs every delivery and is never returned.` })
+  @ApiOperation({
+    summary: 'Registers a webhook endpoint',
+    description: `HTTPS only. At most ${MAX_ENDPOINTS_PER_CONSUMER} per account. The secret signs every delivery and is never returned.`,
+  })
   @ApiCreatedResponse({ type: EndpointResponseDto })
   create(@Body() body: EndpointBodyDto, @Query() _q: NoQueryDto, @CurrentPrincipal() p: Principal) {
     return this.endpoints.create(p.consumerId, body);
@@ -42,7 +53,10 @@ export class WebhookEndpointsController {
 
   @Patch(':id')
   @SuccessEnvelope()
-  @ApiOperation({ summary: 'Changes url, secretKey (null removes it), description or paused', description: 'Unpausing sends what was held.' })
+  @ApiOperation({
+    summary: 'Changes url, secretKey (null removes it), description or paused',
+    description: 'Unpausing sends what was held.',
+  })
   @ApiOkResponse({ type: EndpointResponseDto })
   update(@Param() params: IdParamsDto, @Body() body: EndpointBodyDto, @Query() _q: NoQueryDto, @CurrentPrincipal() p: Principal) {
     return this.endpoints.update(p.consumerId, params.id, body);
@@ -76,7 +90,9 @@ export class WebhookEndpointsController {
 
   @Get(':id/health')
   @SuccessEnvelope()
-  @ApiOperation({ summary: 'Delivery health: failures in a row, last success and failure, success rates over 1 h and 24 h, latency over 24 h' })
+  @ApiOperation({
+    summary: 'Delivery health: failures in a row, last success and failure, success rates over 1 h and 24 h, latency over 24 h',
+  })
   @ApiOkResponse({ type: EndpointHealthResponseDto })
   health(@Param() params: IdParamsDto, @Query() _q: NoQueryDto, @CurrentPrincipal() p: Principal) {
     return this.endpoints.health(p.consumerId, params.id);

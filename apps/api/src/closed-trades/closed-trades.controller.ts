@@ -3,7 +3,12 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { ClosedTradesService, ClosedTradesSummaryService } from '#market';
 import { ApiStandardErrors } from '../http/error-responses.dto.js';
 import { SuccessEnvelope } from '../http/success-envelope.interceptor.js';
-import { ClosedTradesPageDto, ClosedTradesQueryDto, ClosedTradesSummaryQueryDto, ClosedTradesSummaryResponseDto } from './closed-trades.dto.js';
+import {
+  ClosedTradesPageDto,
+  ClosedTradesQueryDto,
+  ClosedTradesSummaryQueryDto,
+  ClosedTradesSummaryResponseDto,
+} from './closed-trades.dto.js';
 import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 
 @ApiTags('Closed trades')

@@ -1,11 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { CLOSED_TRADES_DEFAULT_LIMIT, CLOSED_TRADES_MAX_LIMIT, CLOSED_TRADES_SUMMARY_INTERVALS, type ClosedTradesSummaryInterval } from '#market';
+import {
+  CLOSED_TRADES_DEFAULT_LIMIT,
+  CLOSED_TRADES_MAX_LIMIT,
+  CLOSED_TRADES_SUMMARY_INTERVALS,
+  type ClosedTradesSummaryInterval,
+} from '#market';
 import { NextCursor, PageLimit, QueryTime } from '../http/query-fields.js';
 
 const ADDRESS = /^0x[0-9a-f]{40}$/i;
 const ADDRESS_MESSAGE = 'address must be a 0x address of 40 hex digits';
-const ADDRESS_DOC = { example: '0x5ef843ccf26810073ee689a954f6d05f5b48fccb', description: 'The wallet (0x and 40 hex digits, any case); required' };
+const ADDRESS_DOC = {
+  example: '0x5ef843ccf26810073ee689a954f6d05f5b48fccb',
+  description: 'The wallet (0x and 40 hex digits, any case); required',
+};
 
 export class ClosedTradesQueryDto {
   @ApiProperty(ADDRESS_DOC)
@@ -42,7 +50,8 @@ export class ClosedTradesSummaryQueryDto {
   @ApiPropertyOptional({
     enum: CLOSED_TRADES_SUMMARY_INTERVALS,
     default: 'all',
-    description: 'Date intervals: trades closed at or after now minus the lookback (365, 180, 90 or 30 days of 24 h); `last50`: the 50 latest closed trades',
+    description:
+      'Date intervals: trades closed at or after now minus the lookback (365, 180, 90 or 30 days of 24 h); `last50`: the 50 latest closed trades',
   })
   @IsOptional()
   @IsIn(CLOSED_TRADES_SUMMARY_INTERVALS)
@@ -55,12 +64,19 @@ export class ClosedTradeDto {
   @ApiProperty({ example: '1751328000123-3f2a9c0d1b2e4f56', description: '<openTime ms>-<first 16 hex digits of hash>' }) id: string;
   @ApiProperty({ enum: ['long', 'short'] }) side: 'long' | 'short';
   @ApiProperty({ example: 'BTC' }) coin: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'Size-weighted exit price; null when no reducing fill was seen' }) avgExit: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Size-weighted entry price; null when no opening fill was seen (partial trade)' }) avgEntry: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Size-weighted exit price; null when no reducing fill was seen' }) avgExit:
+    number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Size-weighted entry price; null when no opening fill was seen (partial trade)',
+  })
+  avgEntry: number | null;
   @ApiProperty({ type: 'integer', description: 'closeTime - openTime, in ms' }) duration: number;
   @ApiProperty({ format: 'date-time' }) openTime: string;
   @ApiProperty({ format: 'date-time', description: 'Time of the fill that brought the position back to zero' }) closeTime: string;
-  @ApiProperty({ description: 'The data does not cover the whole trade (it began before the history, or a gap ended it)' }) partial: boolean;
+  @ApiProperty({ description: 'The data does not cover the whole trade (it began before the history, or a gap ended it)' })
+  partial: boolean;
   @ApiProperty({ description: 'Size opened by the fills seen' }) totalSize: number;
   @ApiProperty({ description: 'Entry notional of totalSize, USD' }) totalUsd: number;
   @ApiProperty({ description: "Gross: the sum of the fills' closed PnL (fees in fee, funding in fundingUsd)" }) realizedPnlUsd: number;
@@ -72,7 +88,11 @@ export class ClosedTradeDto {
 
 export class ClosedTradesPageDto {
   @ApiProperty({ type: [ClosedTradeDto], description: 'Newest close time first; ties by hash, descending' }) trades: ClosedTradeDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'Opaque; send back as query nextCursor for older trades; null on the last page' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Opaque; send back as query nextCursor for older trades; null on the last page',
+  })
   nextCursor: string | null;
 }
 
@@ -80,28 +100,40 @@ const NULL_RULE = 'null without trades';
 
 export class ClosedTradesSummaryRecordDto {
   @ApiProperty({ type: 'integer' }) tradeCount: number;
-  @ApiProperty({ type: 'integer', description: 'Trades whose net result (realizedPnlUsd - feeUsd + fundingUsd) is above 0' }) winCount: number;
+  @ApiProperty({ type: 'integer', description: 'Trades whose net result (realizedPnlUsd - feeUsd + fundingUsd) is above 0' })
+  winCount: number;
   @ApiProperty({ type: 'integer', description: 'Net result below 0 (exactly 0 is neither)' }) lossCount: number;
   @ApiProperty({ type: Number, nullable: true, description: `winCount / tradeCount; ${NULL_RULE}` }) winRate: number | null;
   @ApiProperty({ type: 'integer' }) longCount: number;
   @ApiProperty({ type: 'integer' }) shortCount: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'Share of the long trades that won; null without long trades' }) longWinRate: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Share of the short trades that won; null without short trades' }) shortWinRate: number | null;
-  @ApiProperty({ description: 'Gross: sum of the trades\' realizedPnlUsd' }) realizedPnlUsd: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'Share of the long trades that won; null without long trades' }) longWinRate:
+    number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Share of the short trades that won; null without short trades' })
+  shortWinRate: number | null;
+  @ApiProperty({ description: "Gross: sum of the trades' realizedPnlUsd" }) realizedPnlUsd: number;
   @ApiProperty({ description: 'Sum of the net results of the wins' }) grossProfitUsd: number;
   @ApiProperty({ description: 'Sum of the net results of the losses (0 or negative)' }) grossLossUsd: number;
   @ApiProperty() feesUsd: number;
   @ApiProperty() fundingUsd: number;
   @ApiProperty({ description: 'Entry plus exit notional, USD' }) volumeUsd: number;
   @ApiProperty({ type: Number, nullable: true, description: `Mean entry notional (totalUsd); ${NULL_RULE}` }) avgSizeUsd: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: `Mean duration, rounded to the ms; ${NULL_RULE}` }) avgDurationMs: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: `Median duration (even count: mean of the two middle ones, rounded to the ms); ${NULL_RULE}` })
+  @ApiProperty({ type: Number, nullable: true, description: `Mean duration, rounded to the ms; ${NULL_RULE}` }) avgDurationMs:
+    number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: `Median duration (even count: mean of the two middle ones, rounded to the ms); ${NULL_RULE}`,
+  })
   medianDurationMs: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'grossProfitUsd / |grossLossUsd|; null without a loss' }) profitFactor: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Mean win / |mean loss|; null without a win or without a loss' }) payoffRatio: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'grossProfitUsd / |grossLossUsd|; null without a loss' }) profitFactor:
+    number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Mean win / |mean loss|; null without a win or without a loss' }) payoffRatio:
+    number | null;
   @ApiProperty({ type: Number, nullable: true, description: `Mean net result per trade; ${NULL_RULE}` }) expectancyUsd: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Best net result among the wins; null without a win' }) largestWinUsd: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Worst net result among the losses (negative); null without a loss' }) largestLossUsd: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Best net result among the wins; null without a win' }) largestWinUsd:
+    number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Worst net result among the losses (negative); null without a loss' })
+  largestLossUsd: number | null;
 }
 
 export class ClosedTradesCoinSummaryDto extends ClosedTradesSummaryRecordDto {
@@ -112,7 +144,8 @@ export class ClosedTradesSummaryDto {
   @ApiProperty({ description: 'Lower-cased' }) address: string;
   @ApiProperty({ enum: CLOSED_TRADES_SUMMARY_INTERVALS }) interval: ClosedTradesSummaryInterval;
   @ApiProperty({ type: ClosedTradesSummaryRecordDto }) summary: ClosedTradesSummaryRecordDto;
-  @ApiProperty({ type: [ClosedTradesCoinSummaryDto], description: 'One record per coin traded in the interval, by coin name' }) byCoin: ClosedTradesCoinSummaryDto[];
+  @ApiProperty({ type: [ClosedTradesCoinSummaryDto], description: 'One record per coin traded in the interval, by coin name' })
+  byCoin: ClosedTradesCoinSummaryDto[];
 }
 
 /** The body `@SuccessEnvelope()` makes of the handler's ClosedTradesSummaryDto. */

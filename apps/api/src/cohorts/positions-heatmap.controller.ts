@@ -17,7 +17,7 @@ export class PositionsHeatmapController {
   @ApiOperation({
     summary: 'Open positions per coin and cohort, as of the latest state update',
     description:
-      'Each open position counts once in its coin\'s totals and in two of its 16 cohort entries: its wallet\'s size cohort and its pnl cohort. ' +
+      "Each open position counts once in its coin's totals and in two of its 16 cohort entries: its wallet's size cohort and its pnl cohort. " +
       '`bias` is the long share by value (totalLongValue / totalValue, 8 decimals), null when totalValue is 0. Coins by totalValue ' +
       'descending, then coin ascending.',
   })

@@ -21,7 +21,7 @@ export class SegmentSummaryController {
       'Cohort wallets: those whose size cohort (ids 1-7, 16) or pnl cohort (8-15) is the id. Traders in position: cohort wallets with at least ' +
       'one counted open position; in profit: those whose counted positions sum to an unrealized PnL > 0. Active perp equity: the sum of the ' +
       "traders' perp equity. exposureRatio = totalValue / activePerpEquity; perpBias = (long value - short value) / activePerpEquity (the " +
-      "wallet perpBias formula); both rounded to 8 decimals and null when activePerpEquity <= 0. With positionAge, only wallets that opened " +
+      'wallet perpBias formula); both rounded to 8 decimals and null when activePerpEquity <= 0. With positionAge, only wallets that opened ' +
       'at least one of their open positions within that time count, with all their open positions. `summary` repeats the figures under its ' +
       'own names (positionValue = totalValue, activePerpEquity = totalActivePerpEquity). A cohort without such wallets: zeros and nulls.',
   })

@@ -4,7 +4,8 @@ import { ExportsService } from '#market';
 import { ApiStandardErrors } from '../http/error-responses.dto.js';
 import { NoQueryDto } from '../http/no-query.dto.js';
 
-const LINK = 'A 302 to a signed download link that works for 120 seconds, without the bearer token. The file is built once per state update and reused until the next.';
+const LINK =
+  'A 302 to a signed download link that works for 120 seconds, without the bearer token. The file is built once per state update and reused until the next.';
 
 @ApiTags('Exports')
 @ApiBearerAuth()

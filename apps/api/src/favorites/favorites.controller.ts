@@ -27,7 +27,7 @@ export class FavoritesController {
   @Put(':address')
   @SuccessEnvelope()
   @ApiOperation({
-    summary: 'Adds a wallet to the caller\'s favourite accounts (idempotent)',
+    summary: "Adds a wallet to the caller's favourite accounts (idempotent)",
     description:
       `200 with the favourite, whether it was just added or already there (then its first createdAt is kept). The wallet must be one the ` +
       `service knows (else 404), so its profile can be shown; its favoriteCount counts each consumer once. At most ${FAVORITES_MAX} ` +
@@ -41,9 +41,13 @@ export class FavoritesController {
 
   @Delete(':address')
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiOperation({ summary: 'Removes a wallet from the caller\'s favourite accounts (idempotent: 204 also when it was not one)' })
+  @ApiOperation({ summary: "Removes a wallet from the caller's favourite accounts (idempotent: 204 also when it was not one)" })
   @ApiNoContentResponse({ description: 'Removed, or was not a favourite' })
-  async remove(@Param() params: FavoriteAddressParamsDto, @Query() _query: NoQueryDto, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async remove(
+    @Param() params: FavoriteAddressParamsDto,
+    @Query() _query: NoQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
     await this.favorites.remove(principal.consumerId, params.address);
   }
 }

@@ -15,12 +15,20 @@ export class HoldersQueryDto {
   @IsIn(['asc', 'desc'])
   order?: 'asc' | 'desc';
 
-  @ApiPropertyOptional({ enum: HOLDER_FIELDS, default: 'totalAmount', description: 'The field the page is ordered by (ties by address ascending)' })
+  @ApiPropertyOptional({
+    enum: HOLDER_FIELDS,
+    default: 'totalAmount',
+    description: 'The field the page is ordered by (ties by address ascending)',
+  })
   @IsOptional()
   @IsIn(HOLDER_FIELDS)
   orderBy?: HolderField;
 
-  @ApiPropertyOptional({ enum: HOLDER_FIELDS, default: 'totalAmount', description: 'The field that decides rank, in rankOrder (ties by address ascending)' })
+  @ApiPropertyOptional({
+    enum: HOLDER_FIELDS,
+    default: 'totalAmount',
+    description: 'The field that decides rank, in rankOrder (ties by address ascending)',
+  })
   @IsOptional()
   @IsIn(HOLDER_FIELDS)
   rankBy?: HolderField;
@@ -71,7 +79,11 @@ export class HolderHistoryDto {
 }
 
 export class HolderHistoryPairDto {
-  @ApiProperty({ type: HolderHistoryDto, nullable: true, description: 'Balance at the newest state update at or before 24 hours before the latest; null without one' })
+  @ApiProperty({
+    type: HolderHistoryDto,
+    nullable: true,
+    description: 'Balance at the newest state update at or before 24 hours before the latest; null without one',
+  })
   '24h': HolderHistoryDto | null;
   @ApiProperty({ type: HolderHistoryDto, nullable: true, description: 'As 24h, 7 days before' }) '7d': HolderHistoryDto | null;
 }

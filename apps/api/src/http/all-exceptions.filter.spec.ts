@@ -47,7 +47,9 @@ describe('AllExceptionsFilter', () => {
     expect(body).toEqual({
       status: 'error',
       message: 'Invalid parameters: nextCursor',
-      errors: [{ field: 'nextCursor', message: 'nextCursor is not a cursor this list issued (signature does not match); start again without it' }],
+      errors: [
+        { field: 'nextCursor', message: 'nextCursor is not a cursor this list issued (signature does not match); start again without it' },
+      ],
     });
   });
 
@@ -60,7 +62,10 @@ describe('AllExceptionsFilter', () => {
   });
 
   it('gives a failed validation the same shape', () => {
-    const errors = [{ field: 'limit', message: 'limit must not be greater than 16' }, { field: 'limit', message: 'limit must be an integer number' }];
+    const errors = [
+      { field: 'limit', message: 'limit must not be greater than 16' },
+      { field: 'limit', message: 'limit must be an integer number' },
+    ];
     expect(render(new ValidationFailedException(errors))).toEqual({
       status: 400,
       body: { status: 'error', message: 'Invalid parameters: limit', errors },

@@ -33,7 +33,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof QuotaExceededException) return [exception.getStatus(), exception.getResponse() as object];
     if (exception instanceof ValidationFailedException) return [HttpStatus.BAD_REQUEST, fieldErrorsBody(exception.errors)];
     // A lib's domain errors (libs throw no HTTP exceptions): a bad value reads as a failed validation of its field.
-    if (exception instanceof InvalidInputError) return [HttpStatus.BAD_REQUEST, fieldErrorsBody([{ field: exception.field, message: exception.message }])];
+    if (exception instanceof InvalidInputError)
+      return [HttpStatus.BAD_REQUEST, fieldErrorsBody([{ field: exception.field, message: exception.message }])];
     if (exception instanceof NotFoundError) return [HttpStatus.NOT_FOUND, { status: 'error', message: exception.message }];
     if (exception instanceof ForbiddenError) return [HttpStatus.FORBIDDEN, { status: 'error', message: exception.message }];
     if (exception instanceof HttpException && exception.getStatus() < 500) {

@@ -28,7 +28,10 @@ export class ApiValidationPipe extends ValidationPipe {
     if (metadata.type !== 'query' || !dto || !isEmptyObject(value)) return super.transform(value, metadata);
     let valid = this.emptyQueryValid.get(dto);
     if (valid === undefined) {
-      valid = await super.transform({}, metadata).then(() => true, () => false);
+      valid = await super.transform({}, metadata).then(
+        () => true,
+        () => false,
+      );
       this.emptyQueryValid.set(dto, valid);
     }
     return valid ? new dto() : super.transform(value, metadata);

@@ -9,5 +9,6 @@ import type { NextFunction, Request, Response } from 'express';
  */
 export function jsonBodyParser(options: { limit: string }) {
   const json = express.json({ limit: options.limit });
-  return (req: Request, res: Response, next: NextFunction) => (req.method === 'GET' || req.method === 'HEAD' ? next() : json(req, res, next));
+  return (req: Request, res: Response, next: NextFunction) =>
+    req.method === 'GET' || req.method === 'HEAD' ? next() : json(req, res, next);
 }

@@ -11,7 +11,14 @@ import { queryTimeMessage } from '#market';
 
 /** An optional page size from 1 to `max`. */
 export function PageLimit(max: number, description: string, defaultValue = max) {
-  return applyDecorators(IsInt(), Min(1), Max(max), Type(() => Number), IsOptional(), ApiPropertyOptional({ minimum: 1, maximum: max, default: defaultValue, description }));
+  return applyDecorators(
+    IsInt(),
+    Min(1),
+    Max(max),
+    Type(() => Number),
+    IsOptional(),
+    ApiPropertyOptional({ minimum: 1, maximum: max, default: defaultValue, description }),
+  );
 }
 
 /** The `nextCursor` a previous page returned: opaque, signed; an altered one is a 400 from the service. */
@@ -21,15 +28,29 @@ export function NextCursor(description = 'The `nextCursor` of the previous page 
 
 /** An optional ISO 8601 time (a time without a zone is UTC, as the services read it). */
 export function QueryTime(field: string, description: string) {
-  return applyDecorators(IsISO8601({ strict: true }, { message: queryTimeMessage(field) }), IsOptional(), ApiPropertyOptional({ format: 'date-time', description }));
+  return applyDecorators(
+    IsISO8601({ strict: true }, { message: queryTimeMessage(field) }),
+    IsOptional(),
+    ApiPropertyOptional({ format: 'date-time', description }),
+  );
 }
 
 /** A path id of plain digits: `1e1`, `0x10` or `1.0` are a 400, not ids 10, 16 or 1. */
 export function PlainIntegerId() {
-  return applyDecorators(IsInt(), Transform(({ value }) => (typeof value === 'string' && /^-?[0-9]+$/.test(value) ? Number(value) : value)));
+  return applyDecorators(
+    IsInt(),
+    Transform(({ value }) => (typeof value === 'string' && /^-?[0-9]+$/.test(value) ? Number(value) : value)),
+  );
 }
 
 /** An optional number of records to skip, from 0 to `max` (a bound that keeps Postgres' OFFSET in range). */
 export function PageOffset(max: number, description: string) {
-  return applyDecorators(IsInt(), Min(0), Max(max), Type(() => Number), IsOptional(), ApiPropertyOptional({ minimum: 0, maximum: max, default: 0, description }));
+  return applyDecorators(
+    IsInt(),
+    Min(0),
+    Max(max),
+    Type(() => Number),
+    IsOptional(),
+    ApiPropertyOptional({ minimum: 0, maximum: max, default: 0, description }),
+  );
 }

@@ -10,7 +10,10 @@ export interface SuccessBody<T> {
 }
 
 function envelope<T>(result: T | WithMessage<T>): SuccessBody<T> | JsonText {
-  const body = result instanceof WithMessage ? { status: 'success' as const, data: result.data, message: result.message } : { status: 'success' as const, data: result };
+  const body =
+    result instanceof WithMessage
+      ? { status: 'success' as const, data: result.data, message: result.message }
+      : { status: 'success' as const, data: result };
   // Data Postgres rendered as JSON stays text: the envelope is written around it.
   return body.data instanceof JsonText ? JsonText.object(body) : body;
 }

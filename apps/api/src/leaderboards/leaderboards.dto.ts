@@ -48,8 +48,13 @@ export class PnlLeaderboardEntryDto {
   @ApiProperty({ description: 'Milliseconds from the earliest activity to the latest state update' }) age: number;
   @ApiProperty({ description: 'Total equity (USD)' }) totalValue: number;
   @ApiProperty({ description: 'Cash: perp equity minus unrealized PnL (USD)' }) stableValue: number;
-  @ApiProperty({ type: String, nullable: true, description: 'Coin of the largest open position by value (ties by coin); null without one' }) topHolding: string | null;
-  @ApiProperty({ description: 'All-time PnL now minus at the newest state update at or before 24 hours earlier (a wallet seen later: since its first update)' }) pnlDay: number;
+  @ApiProperty({ type: String, nullable: true, description: 'Coin of the largest open position by value (ties by coin); null without one' })
+  topHolding: string | null;
+  @ApiProperty({
+    description:
+      'All-time PnL now minus at the newest state update at or before 24 hours earlier (a wallet seen later: since its first update)',
+  })
+  pnlDay: number;
   @ApiProperty({ description: 'As pnlDay over 7 days' }) pnlWeek: number;
   @ApiProperty({ description: 'As pnlDay over 30 days' }) pnlMonth: number;
   @ApiProperty({ description: 'All-time perp PnL' }) pnlAllTime: number;

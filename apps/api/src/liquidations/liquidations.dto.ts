@@ -12,13 +12,19 @@ export class LiquidationFillsQueryDto {
   @PageLimit(LIQUIDATION_FILLS_MAX_LIMIT, 'Number of fills')
   limit?: number;
 
-  @ApiPropertyOptional({ example: 'BTC', description: 'Market, any case (`btc` is `BTC`); omitted: all markets. A market never seen is a 404.' })
+  @ApiPropertyOptional({
+    example: 'BTC',
+    description: 'Market, any case (`btc` is `BTC`); omitted: all markets. A market never seen is a 404.',
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   coin?: string;
 
-  @ApiPropertyOptional({ example: '0x5ef843ccf26810073ee689a954f6d05f5b48fccb', description: "The fill's wallet (0x and 40 hex digits, any case)" })
+  @ApiPropertyOptional({
+    example: '0x5ef843ccf26810073ee689a954f6d05f5b48fccb',
+    description: "The fill's wallet (0x and 40 hex digits, any case)",
+  })
   @IsOptional()
   @IsString()
   @Matches(ADDRESS, { message: 'address must be a 0x address of 40 hex digits' })
@@ -32,7 +38,10 @@ export class LiquidationFillsQueryDto {
   @QueryTime('start', 'ISO 8601 (a time without a zone is UTC); inclusive. Alone: from start to now. Omitted: the latest fills.')
   start?: string;
 
-  @QueryTime('end', 'ISO 8601 (a time without a zone is UTC); inclusive. Only together with start, later than it and at most 3 calendar months (UTC) after it.')
+  @QueryTime(
+    'end',
+    'ISO 8601 (a time without a zone is UTC); inclusive. Only together with start, later than it and at most 3 calendar months (UTC) after it.',
+  )
   end?: string;
 
   @NextCursor('The nextCursor of the previous page: the next page of older fills (same filters)')
@@ -43,7 +52,11 @@ export class LiquidationFillDto {
   @ApiProperty() oid: number;
   @ApiProperty({ description: "The fill's wallet, as stored" }) address: string;
   @ApiProperty({ example: 'BTC' }) coin: string;
-  @ApiProperty({ example: 'BTC', description: 'The coin itself: markets carry no longer name; other venues already read `<prefix>:<SYMBOL>`' }) fullCoinName: string;
+  @ApiProperty({
+    example: 'BTC',
+    description: 'The coin itself: markets carry no longer name; other venues already read `<prefix>:<SYMBOL>`',
+  })
+  fullCoinName: string;
   @ApiProperty({ enum: ['perp'], description: 'Liquidations happen on perpetual markets only' }) fillType: 'perp';
   @ApiProperty() px: number;
   @ApiProperty() sz: number;
@@ -59,14 +72,19 @@ export class LiquidationFillDto {
   @ApiProperty() tid: number;
   @ApiProperty({ example: 'USDC', description: "As the exchange gave it ('' when it gave none)" }) feeToken: string;
   @ApiProperty({ description: "The builder's address; '' when none" }) builder: string;
-  @ApiProperty({ description: 'The liquidated wallet (the fill may be its own side or its counterparty\'s)' }) liquidatedUser: string;
+  @ApiProperty({ description: "The liquidated wallet (the fill may be its own side or its counterparty's)" }) liquidatedUser: string;
   @ApiProperty() liquidationMarkPx: number;
   @ApiProperty({ example: 'market' }) liquidationMethod: string;
 }
 
 export class LiquidationFillsResponseDto {
-  @ApiProperty({ type: [LiquidationFillDto], description: 'Newest first; ties by tid, then address, descending' }) fills: LiquidationFillDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'Opaque; send back as query nextCursor for older fills; null on the last page' })
+  @ApiProperty({ type: [LiquidationFillDto], description: 'Newest first; ties by tid, then address, descending' })
+  fills: LiquidationFillDto[];
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Opaque; send back as query nextCursor for older fills; null on the last page',
+  })
   nextCursor: string | null;
 }
 
@@ -87,11 +105,13 @@ export class LiquidationRiskQueryDto {
 export class LiquidationRiskItemDto {
   @ApiProperty({ example: 'BTC' }) coin: string;
   @ApiProperty({ description: "Sum of the values of the cohort's open positions in the coin (USD)" }) totalValue: number;
-  @ApiProperty({ description: 'Part of totalValue in positions at or past 75 % of the way from entry to their liquidation price' }) riskValue: number;
+  @ApiProperty({ description: 'Part of totalValue in positions at or past 75 % of the way from entry to their liquidation price' })
+  riskValue: number;
   @ApiProperty({ description: 'riskValue / totalValue * 100, rounded to 8 decimal places; 0 when totalValue is 0' }) percentRisk: number;
 }
 
 export class LiquidationRiskResponseDto {
   @ApiProperty({ description: 'Coins the cohort holds open positions in' }) totalCount: number;
-  @ApiProperty({ type: [LiquidationRiskItemDto], description: 'By totalValue descending, then coin ascending' }) items: LiquidationRiskItemDto[];
+  @ApiProperty({ type: [LiquidationRiskItemDto], description: 'By totalValue descending, then coin ascending' })
+  items: LiquidationRiskItemDto[];
 }

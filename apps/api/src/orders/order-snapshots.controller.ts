@@ -22,7 +22,10 @@ export class OrderSnapshotsController {
   @CachedRead({ reads: ['facts'] })
   // Express sends a returned string as text/html: the contract's body is a JSON string.
   @Header('Content-Type', 'application/json; charset=utf-8')
-  @ApiOperation({ summary: 'The time of the newest open-order snapshot', description: 'A JSON string, ISO 8601 with milliseconds. Use it to see a new snapshot before fetching `/latest`.' })
+  @ApiOperation({
+    summary: 'The time of the newest open-order snapshot',
+    description: 'A JSON string, ISO 8601 with milliseconds. Use it to see a new snapshot before fetching `/latest`.',
+  })
   @ApiOkResponse({ schema: { type: 'string', format: 'date-time', example: '2026-03-02T10:05:00.000Z' } })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No snapshot has been taken yet' })
   async latestTimestamp(@Query() _query: NoQueryDto) {

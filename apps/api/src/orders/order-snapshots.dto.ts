@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { ORDER_SNAPSHOTS_DEFAULT_LIMIT, ORDER_SNAPSHOTS_MAX_LIMIT, ORDER_TYPES, type OrderType } from '#market';
 import { NextCursor, PageLimit, PlainIntegerId, QueryTime } from '../http/query-fields.js';
 
@@ -15,13 +15,19 @@ export class OrderSnapshotQueryDto {
   )
   nextCursor?: string;
 
-  @ApiPropertyOptional({ example: 'BTC', description: 'Market, any case (`btc` is `BTC`); omitted: all markets. A market never seen is a 404.' })
+  @ApiPropertyOptional({
+    example: 'BTC',
+    description: 'Market, any case (`btc` is `BTC`); omitted: all markets. A market never seen is a 404.',
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   coin?: string;
 
-  @ApiPropertyOptional({ example: '0x5ef843ccf26810073ee689a954f6d05f5b48fccb', description: "The order's wallet (0x and 40 hex digits, any case)" })
+  @ApiPropertyOptional({
+    example: '0x5ef843ccf26810073ee689a954f6d05f5b48fccb',
+    description: "The order's wallet (0x and 40 hex digits, any case)",
+  })
   @IsOptional()
   @IsString()
   @Matches(ADDRESS, { message: 'address must be a 0x address of 40 hex digits' })
@@ -60,7 +66,11 @@ export class SnapshotTimeParamsDto {
 }
 
 export class OpenOrderDto {
-  @ApiProperty({ type: 'integer', description: 'Block of this version of the order: its placement, or the last fill or status that changed it' }) height: number;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Block of this version of the order: its placement, or the last fill or status that changed it',
+  })
+  height: number;
   @ApiProperty({ description: 'Lower-cased' }) address: string;
   @ApiProperty({ type: 'integer' }) oid: number;
   @ApiProperty({ example: 'BTC' }) coin: string;
@@ -72,7 +82,12 @@ export class OpenOrderDto {
   @ApiProperty({ example: 'N/A', description: '`N/A` when not a trigger order, else e.g. `Price above 170.0`' }) triggerCondition: string;
   @ApiProperty() isTrigger: boolean;
   @ApiProperty({ description: '0 when not a trigger order' }) triggerPx: number;
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Attached orders (e.g. take profit / stop loss) as the exchange gave them' }) children: unknown[];
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object' },
+    description: 'Attached orders (e.g. take profit / stop loss) as the exchange gave them',
+  })
+  children: unknown[];
   @ApiProperty() isPositionTpsl: boolean;
   @ApiProperty() reduceOnly: boolean;
   @ApiProperty({ enum: ORDER_TYPES }) orderType: string;
@@ -80,13 +95,20 @@ export class OpenOrderDto {
   @ApiProperty({ description: "'' when none" }) cloid: string;
   @ApiProperty({ enum: ['open'] }) status: 'open';
   @ApiProperty({ description: "The builder's address; '' when none" }) builder: string;
-  @ApiProperty({ description: "The builder fee as the exchange's order gives it, in tenths of a basis point (10 = 0.01 % of notional); 0 when none" }) builderFee: number;
+  @ApiProperty({
+    description: "The builder fee as the exchange's order gives it, in tenths of a basis point (10 = 0.01 % of notional); 0 when none",
+  })
+  builderFee: number;
   @ApiProperty({ description: 'A trigger order still waiting for its trigger (a triggered order leaves the book)' }) untriggered: boolean;
   @ApiProperty({ format: 'date-time', description: 'The snapshot that captured the order' }) snapshotTs: string;
 }
 
 export class OrderSnapshotPageDto {
   @ApiProperty({ type: [OpenOrderDto], description: 'By address, then oid, ascending' }) orders: OpenOrderDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'Opaque; send back as query nextCursor for the next page; null on the last page' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Opaque; send back as query nextCursor for the next page; null on the last page',
+  })
   nextCursor: string | null;
 }

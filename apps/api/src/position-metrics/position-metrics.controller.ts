@@ -28,7 +28,8 @@ export class PositionMetricsController {
   @CachedRead({ reads: ['state'], wallClock: true })
   @ApiOperation({
     summary: 'Market-wide snapshots, newest first',
-    description: 'One snapshot per exchange state update (about every 15 to 20 minutes). `start` and `end` are inclusive; `end` defaults to now.',
+    description:
+      'One snapshot per exchange state update (about every 15 to 20 minutes). `start` and `end` are inclusive; `end` defaults to now.',
   })
   @ApiOkResponse({ type: MarketMetricsPageDto })
   general(@Query() query: MarketMetricsQueryDto) {

@@ -7,7 +7,7 @@ import { NextCursor, PageLimit, PlainIntegerId, QueryTime } from '../http/query-
 
 const TIME_RULE = 'ISO 8601; a date-time without an offset is read as UTC; inclusive bound on the snapshot time';
 const TIMEFRAME_RULE =
-  'Count only positions opened within this window before each snapshot\'s own time (`24h`: opened in the 24 hours before it, bound included); `all`: every open position';
+  "Count only positions opened within this window before each snapshot's own time (`24h`: opened in the 24 hours before it, bound included); `all`: every open position";
 
 export class CoinParamsDto {
   @ApiProperty({ description: 'Market symbol, case-insensitive (`btc` is `BTC`); an unknown coin is a 404', example: 'BTC' })
@@ -44,7 +44,12 @@ export class CohortMetricsQueryDto extends PositionRecencyQueryDto {
 
 export class MarketMetricsQueryDto {
   // The contract types `limit` as a string: a numeric string, read as an integer.
-  @ApiPropertyOptional({ type: String, pattern: '^[0-9]+$', default: String(POSITION_METRICS_MAX_LIMIT), description: `Snapshots per page, a numeric string from 1 to ${POSITION_METRICS_MAX_LIMIT}` })
+  @ApiPropertyOptional({
+    type: String,
+    pattern: '^[0-9]+$',
+    default: String(POSITION_METRICS_MAX_LIMIT),
+    description: `Snapshots per page, a numeric string from 1 to ${POSITION_METRICS_MAX_LIMIT}`,
+  })
   @IsOptional()
   @Type(() => Number)
   // Checked bottom-up, first failure only: a non-number is reported as such, not as out of range.
@@ -78,7 +83,8 @@ export class CohortPositionMetricDto {
 }
 
 export class CohortMetricsPageDto {
-  @ApiProperty({ type: [CohortPositionMetricDto], description: 'One row per exchange state update, newest first' }) metrics: CohortPositionMetricDto[];
+  @ApiProperty({ type: [CohortPositionMetricDto], description: 'One row per exchange state update, newest first' })
+  metrics: CohortPositionMetricDto[];
   @ApiProperty({ type: String, nullable: true, description: 'Opaque; null on the last page' }) nextCursor: string | null;
 }
 
@@ -102,7 +108,8 @@ export class CoinCohortSeriesEntryDto {
 
 export class CoinCohortSeriesDto {
   @ApiProperty({ example: 'BTC', description: 'The stored spelling of the coin' }) coin: string;
-  @ApiProperty({ type: [CoinCohortSeriesEntryDto], description: 'One entry per cohort, in the cohort table order' }) data: CoinCohortSeriesEntryDto[];
+  @ApiProperty({ type: [CoinCohortSeriesEntryDto], description: 'One entry per cohort, in the cohort table order' })
+  data: CoinCohortSeriesEntryDto[];
 }
 
 export class MarketMetricDto {

@@ -16,19 +16,23 @@ export class PositionsQueryDto {
   @PageLimit(500, 'Positions per page')
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'Market, any case (`btc` is `BTC`); omitted means all markets; an unknown market is a 404', example: 'BTC' })
+  @ApiPropertyOptional({
+    description: 'Market, any case (`btc` is `BTC`); omitted means all markets; an unknown market is a 404',
+    example: 'BTC',
+  })
   @IsOptional()
   @IsString()
   coin?: string;
 
   @NextCursor(
-    'The previous page\'s `nextCursor`. It continues the same window: send the same `start` and `end` as the first page (or none, and the first page\'s window is kept); an altered cursor is a 400',
+    "The previous page's `nextCursor`. It continues the same window: send the same `start` and `end` as the first page (or none, and the first page's window is kept); an altered cursor is a 400",
   )
   nextCursor?: string;
 
   @ApiPropertyOptional({
     type: [String],
-    description: 'Wallet addresses (0x and 40 hex digits, any case), at most 100: `address=0xa...&address=0xb...` or `address=0xa...,0xb...`',
+    description:
+      'Wallet addresses (0x and 40 hex digits, any case), at most 100: `address=0xa...&address=0xb...` or `address=0xa...,0xb...`',
     example: '0x0000000000000000000000000000000000000001,0x0000000000000000000000000000000000000002',
   })
   @IsOptional()
@@ -43,7 +47,10 @@ export class PositionsQueryDto {
   @QueryTime('end', 'Window end, ISO 8601 UTC (a time without a zone is UTC); default now; must not be before `start`')
   end?: string;
 
-  @ApiPropertyOptional({ enum: ['true', 'false'], description: '`true`: only open positions (no `closeTime`); `false`: only closed ones; omitted: both' })
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: '`true`: only open positions (no `closeTime`); `false`: only closed ones; omitted: both',
+  })
   @IsOptional()
   @Transform(toBoolean)
   @IsBoolean({ message: 'open must be true or false' })
@@ -63,7 +70,8 @@ export class PositionDto {
   @ApiProperty({ description: 'Stable id of the position record' }) id: number;
   @ApiProperty({ example: '0x0000000000000000000000000000000000000001' }) address: string;
   @ApiProperty({ example: 'BTC' }) coin: string;
-  @ApiProperty({ example: 'main', description: '`main` for the main venue, else the HIP-3 exchange prefix (`xyz` of `xyz:TSLA`)' }) dex: string;
+  @ApiProperty({ example: 'main', description: '`main` for the main venue, else the HIP-3 exchange prefix (`xyz` of `xyz:TSLA`)' })
+  dex: string;
   @ApiProperty({ enum: ['long', 'short'] }) side: 'long' | 'short';
   @ApiProperty({ description: 'Absolute size in coins' }) size: number;
   @ApiProperty({ description: 'Position value, USD' }) value: number;
@@ -71,12 +79,19 @@ export class PositionDto {
   @ApiProperty() unrealizedPnl: number;
   @ApiProperty({ description: 'Funding since open, received-positive, USD' }) funding: number;
   @ApiProperty({ type: Number, nullable: true }) liquidationPrice: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'How far the mark has moved from entry toward the liquidation price: 0 to 1' }) liquidationProgress: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'How far the mark has moved from entry toward the liquidation price: 0 to 1' })
+  liquidationProgress: number | null;
   @ApiProperty({ example: 'cross' }) leverageType: string;
   @ApiProperty() leverage: number;
   @ApiProperty() marginUsed: number;
   @ApiProperty({ format: 'date-time' }) openTime: string;
-  @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'The actual close time, also for a window earlier in the position\'s life; null while open' }) closeTime: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date-time',
+    description: "The actual close time, also for a window earlier in the position's life; null while open",
+  })
+  closeTime: string | null;
   @ApiProperty({ format: 'date-time', description: 'When the record was stored' }) createdAt: string;
   @ApiProperty({ format: 'date-time', description: 'The state update that last changed the record' }) updatedAt: string;
 }
@@ -98,12 +113,14 @@ export class OpenPositionsHistoryQueryDto {
 }
 
 export class OpenPositionsHistoryMetricsDto {
-  @ApiProperty({ example: ['coin', 'timestamp', 'positionCount', 'positionCountLong', 'totalPositionValue', 'totalPositionValueLong'] }) columns: string[];
+  @ApiProperty({ example: ['coin', 'timestamp', 'positionCount', 'positionCountLong', 'totalPositionValue', 'totalPositionValueLong'] })
+  columns: string[];
 
   @ApiProperty({
     type: 'array',
     items: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }] } },
-    description: 'Rows in column order, newest first: coin, update time (ISO), open positions, long ones, their value and the long value (USD)',
+    description:
+      'Rows in column order, newest first: coin, update time (ISO), open positions, long ones, their value and the long value (USD)',
     example: [['BTC', '2026-03-01T10:15:00.000Z', 120, 70, 1250000.5, 800000]],
   })
   data: Array<[string, string, number, number, number, number]>;

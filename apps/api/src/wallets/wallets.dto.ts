@@ -1,7 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsBoolean, IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { SEGMENT_IDS, WALLET_ORDER_FIELDS, WALLETS_DEFAULT_ORDER_BY, WALLETS_MAX_LIMIT, WALLETS_MAX_OFFSET, type WalletOrderField } from '#market';
+import {
+  SEGMENT_IDS,
+  WALLET_ORDER_FIELDS,
+  WALLETS_DEFAULT_ORDER_BY,
+  WALLETS_MAX_LIMIT,
+  WALLETS_MAX_OFFSET,
+  type WalletOrderField,
+} from '#market';
 import { PageLimit, PageOffset } from '../http/query-fields.js';
 
 const WALLET_ADDRESS = /^0x[0-9a-f]{40}$/i;
@@ -39,7 +46,8 @@ export class WalletsQueryDto {
 
   @ApiPropertyOptional({
     type: [Number],
-    description: 'Cohort ids (1 to 16): `segmentIds=4&segmentIds=5` or `segmentIds=4,5`. A wallet matches when its size cohort or its pnl cohort is one of them.',
+    description:
+      'Cohort ids (1 to 16): `segmentIds=4&segmentIds=5` or `segmentIds=4,5`. A wallet matches when its size cohort or its pnl cohort is one of them.',
     example: '4,9',
   })
   @IsOptional()
@@ -48,7 +56,10 @@ export class WalletsQueryDto {
   @IsIn(SEGMENT_IDS, { each: true, message: 'each segmentIds value must be a cohort id from 1 to 16' })
   segmentIds?: number[];
 
-  @ApiPropertyOptional({ enum: ['true', 'false'], description: '`true`: only wallets with an open position; `false`: only wallets without; omitted: both' })
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: '`true`: only wallets with an open position; `false`: only wallets without; omitted: both',
+  })
   @IsOptional()
   @Transform(toBoolean)
   @IsBoolean({ message: 'hasOpenPositions must be true or false' })
@@ -62,8 +73,19 @@ export class WalletsQueryDto {
 }
 
 export class ClosestLiqDto {
-  @ApiProperty({ type: String, nullable: true, example: 'BTC', description: 'The open position nearest its liquidation price; null when no position has one' }) coin: string | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Its liquidation progress, 0 (at entry or in profit) to 1 (at the liquidation price)' }) progress: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'BTC',
+    description: 'The open position nearest its liquidation price; null when no position has one',
+  })
+  coin: string | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Its liquidation progress, 0 (at entry or in profit) to 1 (at the liquidation price)',
+  })
+  progress: number | null;
 }
 
 export class WalletProfileDto {
@@ -75,13 +97,24 @@ export class WalletProfileDto {
   @ApiProperty({ example: '0x0000000000000000000000000000000000000001' }) address: string;
   @ApiProperty({ type: 'integer', description: 'Consumers that keep the wallet among their favourite accounts' }) favoriteCount: number;
   @ApiProperty({ description: 'Perp equity plus the USD value of spot and staked HYPE' }) totalEquity: number;
-  @ApiProperty({ format: 'date-time', description: 'Its first stored fill, or the state update that first showed it if older' }) earliestActivityAt: string;
+  @ApiProperty({ format: 'date-time', description: 'Its first stored fill, or the state update that first showed it if older' })
+  earliestActivityAt: string;
   @ApiProperty({ description: 'All-time perp PnL, USD' }) perpPnl: number;
   @ApiProperty({ description: 'Perp account value, USD' }) perpEquity: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'openValue / perpEquity (8 decimals); null without an open position or positive perp equity' }) exposureRatio: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: '(long value - short value) / perpEquity (8 decimals): the sign is the direction; null as exposureRatio' }) perpBias: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'openValue / perpEquity (8 decimals); null without an open position or positive perp equity',
+  })
+  exposureRatio: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: '(long value - short value) / perpEquity (8 decimals): the sign is the direction; null as exposureRatio',
+  })
+  perpBias: number | null;
   @ApiProperty({ description: 'USD value of the open positions' }) openValue: number;
-  @ApiProperty({ description: 'Sum of the open positions\' unrealized PnL' }) sumUpnl: number;
+  @ApiProperty({ description: "Sum of the open positions' unrealized PnL" }) sumUpnl: number;
   @ApiProperty({ type: Object, nullable: true, description: 'Vaults are not tracked: null' }) vault: null;
   @ApiProperty({ type: ClosestLiqDto }) closestLiq: ClosestLiqDto;
 }

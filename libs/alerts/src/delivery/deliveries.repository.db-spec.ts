@@ -21,7 +21,10 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await dataSource.query(`TRUNCATE webhook_delivery_attempts, webhook_deliveries, webhook_endpoints CASCADE`);
-  [{ id: endpoint }] = await dataSource.query(`INSERT INTO webhook_endpoints (consumer_id, url, secret_key) VALUES ($1, 'https://example.com/hook', 's3cret-s3cret') RETURNING id`, [consumer]);
+  [{ id: endpoint }] = await dataSource.query(
+    `INSERT INTO webhook_endpoints (consumer_id, url, secret_key) VALUES ($1, 'https://example.com/hook', 's3cret-s3cret') RETURNING id`,
+    [consumer],
+  );
 });
 
 async function pending(id: string, eventType = 'position_activity', expiresAt: string | null = null): Promise<void> {
@@ -46,9 +49,19 @@ const attempt = (id: string, n: number, outcome: AttemptRecord['outcome'], retry
 });
 
 const row = async (id: string) =>
-  (await dataSource.query(`SELECT status, attempt_count, held_reason, last_error, delivered_at IS NOT NULL AS delivered, next_attempt_at > now() + interval '4 minutes' AS later FROM webhook_deliveries WHERE delivery_id = $1`, [id]))[0];
+  (
+    await dataSource.query(
+      `SELECT status, attempt_count, held_reason, last_error, delivered_at IS NOT NULL AS delivered, next_attempt_at > now() + interval '4 minutes' AS later FROM webhook_deliveries WHERE delivery_id = $1`,
+      [id],
+    )
+  )[0];
 const health = async () =>
-  (await dataSource.query(`SELECT consecutive_failures, failing_since IS NOT NULL AS failing, last_success_at IS NOT NULL AS succeeded, suspended_at IS NOT NULL AS suspended, suspended_reason FROM webhook_endpoints WHERE id = $1`, [endpoint]))[0];
+  (
+    await dataSource.query(
+      `SELECT consecutive_failures, failing_since IS NOT NULL AS failing, last_success_at IS NOT NULL AS succeeded, suspended_at IS NOT NULL AS suspended, suspended_reason FROM webhook_endpoints WHERE id = $1`,
+      [endpoint],
+    )
+  )[0];
 
 describe('DeliveriesRepository', () => {
   it('loads a delivery with its endpoint, numbering the next attempt after the recorded ones', async () => {
@@ -81,9 +94,18 @@ describe('DeliveriesRepository', () => {
     await repository.recordAttempt(dataSource, attempt('d1', 1, 'retryable', 5_000));
     expect(await health()).toEqual({ consecutive_failures: 1, failing: true, succeeded: false, suspended: false, suspended_reason: null });
     expect(await repository.recordAttempt(dataSource, attempt('d2', 1, 'delivered'))).toEqual({ applied: true, suspendedNow: false });
-    expect(await row('d2')).toEqual({ status: 'delivered', attempt_count: 1, held_reason: null, last_error: null, delivered: true, later: false });
+    expect(await row('d2')).toEqual({
+      status: 'delivered',
+      attempt_count: 1,
+      held_reason: null,
+      last_error: null,
+      delivered: true,
+      later: false,
+    });
     expect(await health()).toEqual({ consecutive_failures: 0, failing: false, succeeded: true, suspended: false, suspended_reason: null });
-    const attempts = await dataSource.query(`SELECT delivery_id, attempt, status_code, outcome, response_body FROM webhook_delivery_attempts ORDER BY id`);
+    const attempts = await dataSource.query(
+      `SELECT delivery_id, attempt, status_code, outcome, response_body FROM webhook_delivery_attempts ORDER BY id`,
+    );
     expect(attempts).toEqual([
       { delivery_id: 'd1', attempt: 1, status_code: 503, outcome: 'retryable', response_body: 'ok' },
       { delivery_id: 'd2', attempt: 1, status_code: 200, outcome: 'delivered', response_body: 'ok' },
@@ -111,13 +133,53 @@ describe('DeliveriesRepository', () => {
     await pending('d2');
     await pending('d3');
     await repository.recordAttempt(dataSource, attempt('d3', 1, 'delivered'));
-    const applied = await repository.recordDelivered(dataSource, [attempt('d1', 1, 'delivered'), { ...attempt('d2', 4, 'delivered'), durationMs: 40, responseBody: null }, attempt('d3', 2, 'delivered'), attempt('missing', 1, 'delivered')]);
+    const applied = await repository.recordDelivered(dataSource, [
+      attempt('d1', 1, 'delivered'),
+      { ...attempt('d2', 4, 'delivered'), durationMs: 40, responseBody: null },
+      attempt('d3', 2, 'delivered'),
+      attempt('missing', 1, 'delivered'),
+    ]);
     expect([...applied].sort()).toEqual(['d1', 'd2']);
-    for (const id of ['d1', 'd2']) expect(await row(id)).toMatchObject({ status: 'delivered', attempt_count: 1, last_error: null, delivered: true });
-    expect(await dataSource.query(`SELECT delivery_id, webhook_endpoint_id, attempt, started_at, duration_ms, status_code, outcome, error, response_body FROM webhook_delivery_attempts ORDER BY delivery_id, attempt`)).toEqual([
-      { delivery_id: 'd1', webhook_endpoint_id: endpoint, attempt: 1, started_at: new Date('2026-11-25T00:00:00.000Z'), duration_ms: 12, status_code: 200, outcome: 'delivered', error: null, response_body: 'ok' },
-      { delivery_id: 'd2', webhook_endpoint_id: endpoint, attempt: 4, started_at: new Date('2026-11-25T00:00:00.000Z'), duration_ms: 40, status_code: 200, outcome: 'delivered', error: null, response_body: null },
-      { delivery_id: 'd3', webhook_endpoint_id: endpoint, attempt: 1, started_at: new Date('2026-11-25T00:00:00.000Z'), duration_ms: 12, status_code: 200, outcome: 'delivered', error: null, response_body: 'ok' },
+    for (const id of ['d1', 'd2'])
+      expect(await row(id)).toMatchObject({ status: 'delivered', attempt_count: 1, last_error: null, delivered: true });
+    expect(
+      await dataSource.query(
+        `SELECT delivery_id, webhook_endpoint_id, attempt, started_at, duration_ms, status_code, outcome, error, response_body FROM webhook_delivery_attempts ORDER BY delivery_id, attempt`,
+      ),
+    ).toEqual([
+      {
+        delivery_id: 'd1',
+        webhook_endpoint_id: endpoint,
+        attempt: 1,
+        started_at: new Date('2026-11-25T00:00:00.000Z'),
+        duration_ms: 12,
+        status_code: 200,
+        outcome: 'delivered',
+        error: null,
+        response_body: 'ok',
+      },
+      {
+        delivery_id: 'd2',
+        webhook_endpoint_id: endpoint,
+        attempt: 4,
+        started_at: new Date('2026-11-25T00:00:00.000Z'),
+        duration_ms: 40,
+        status_code: 200,
+        outcome: 'delivered',
+        error: null,
+        response_body: null,
+      },
+      {
+        delivery_id: 'd3',
+        webhook_endpoint_id: endpoint,
+        attempt: 1,
+        started_at: new Date('2026-11-25T00:00:00.000Z'),
+        duration_ms: 12,
+        status_code: 200,
+        outcome: 'delivered',
+        error: null,
+        response_body: 'ok',
+      },
     ]);
     expect(await health()).toMatchObject({ consecutive_failures: 0, failing: false, succeeded: true, suspended: false });
   });
@@ -167,11 +229,18 @@ describe('DeliveriesRepository', () => {
     expect((await repository.recordAttempt(dataSource, attempt('d1', 1, 'retryable', 5_000))).suspendedNow).toBe(false);
     expect(await health()).toMatchObject({ consecutive_failures: 99, suspended: false });
     expect((await repository.recordAttempt(dataSource, attempt('d2', 1, 'permanent'))).suspendedNow).toBe(true);
-    expect(await health()).toMatchObject({ consecutive_failures: 100, suspended: true, suspended_reason: '100 consecutive failed attempts' });
+    expect(await health()).toMatchObject({
+      consecutive_failures: 100,
+      suspended: true,
+      suspended_reason: '100 consecutive failed attempts',
+    });
   });
 
   it('suspends an endpoint that has been failing for 5 days', async () => {
-    await dataSource.query(`UPDATE webhook_endpoints SET consecutive_failures = 3, failing_since = now() - interval '5 days 1 minute' WHERE id = $1`, [endpoint]);
+    await dataSource.query(
+      `UPDATE webhook_endpoints SET consecutive_failures = 3, failing_since = now() - interval '5 days 1 minute' WHERE id = $1`,
+      [endpoint],
+    );
     await pending('d1');
     expect((await repository.recordAttempt(dataSource, attempt('d1', 1, 'retryable', 5_000))).suspendedNow).toBe(true);
     expect(await health()).toMatchObject({ suspended: true, suspended_reason: 'no successful delivery for 5 days' });
@@ -191,7 +260,9 @@ describe('DeliveriesRepository', () => {
     await repository.hold(dataSource, 'd2', 'usage_limit', new Date(Date.now() + 3_600_000));
     expect(await repository.releaseUsageHolds(dataSource, 100)).toEqual([]);
     await dataSource.query(`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 second' WHERE delivery_id = 'd2'`);
-    expect(await repository.releaseUsageHolds(dataSource, 100)).toEqual([{ deliveryId: 'd2', webhookEndpointId: endpoint, attemptsMade: 0 }]);
+    expect(await repository.releaseUsageHolds(dataSource, 100)).toEqual([
+      { deliveryId: 'd2', webhookEndpointId: endpoint, attemptsMade: 0 },
+    ]);
     expect(await row('d2')).toMatchObject({ status: 'pending', held_reason: null });
   });
 

@@ -56,7 +56,11 @@ interface WakeUpRow {
 }
 
 /** A row as the job that will attempt it next. */
-export const wakeUp = (r: WakeUpRow): DeliveryWakeUp => ({ deliveryId: r.delivery_id, webhookEndpointId: r.webhook_endpoint_id, attemptsMade: r.attempt_count });
+export const wakeUp = (r: WakeUpRow): DeliveryWakeUp => ({
+  deliveryId: r.delivery_id,
+  webhookEndpointId: r.webhook_endpoint_id,
+  attemptsMade: r.attempt_count,
+});
 
 const SUSPEND_AFTER_FAILURES = SUSPEND_AFTER_CONSECUTIVE_FAILURES;
 const FAILING_FOR = `interval '${SUSPEND_AFTER_FAILING_FOR_MS / 1000} seconds'`;
@@ -162,7 +166,20 @@ export class DeliveriesRepository {
          RETURNING (e.suspended_at IS NOT NULL) AS suspended_now
        )
        SELECT EXISTS (SELECT 1 FROM moved) AS applied, coalesce((SELECT bool_or(suspended_now) FROM health), false) AS suspended_now`,
-      [a.deliveryId, a.webhookEndpointId, a.attempt, a.startedAt.toISOString(), a.durationMs, a.statusCode, a.error, status, a.responseBody, a.retryInMs ?? 0, a.outcome, failed],
+      [
+        a.deliveryId,
+        a.webhookEndpointId,
+        a.attempt,
+        a.startedAt.toISOString(),
+        a.durationMs,
+        a.statusCode,
+        a.error,
+        status,
+        a.responseBody,
+        a.retryInMs ?? 0,
+        a.outcome,
+        failed,
+      ],
     );
     return { applied: rows[0]!.applied, suspendedNow: rows[0]!.suspended_now };
   }

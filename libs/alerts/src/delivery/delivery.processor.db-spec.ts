@@ -63,7 +63,10 @@ describe('DeliveryProcessor: SSRF refusals are recorded attempts', () => {
     for (const [i, [url]] of cases.entries()) {
       // Padded so the rows read back in the table's order.
       const deliveryId = `d${String(i).padStart(2, '0')}`;
-      const [{ id: endpoint }] = await dataSource.query(`INSERT INTO webhook_endpoints (consumer_id, url, secret_key) VALUES ($1, $2, 's3cret-s3cret') RETURNING id`, [consumer, url]);
+      const [{ id: endpoint }] = await dataSource.query(
+        `INSERT INTO webhook_endpoints (consumer_id, url, secret_key) VALUES ($1, $2, 's3cret-s3cret') RETURNING id`,
+        [consumer, url],
+      );
       await dataSource.query(
         `INSERT INTO webhook_deliveries (delivery_id, consumer_id, webhook_endpoint_id, rule_id, event_type, occurred_at, payload, status)
          VALUES ($1, $2, $3, 7, 'ledger_update', now(), '{"amount":"1.5"}', 'pending')`,

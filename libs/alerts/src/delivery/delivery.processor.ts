@@ -48,7 +48,8 @@ export class DeliveryProcessor {
       const d = await this.rows.load(job.deliveryId);
       if (!d || d.status !== 'pending') return 'done';
       if (d.expired) await this.deliveries.expire(this.dataSource, d.deliveryId);
-      else if (d.suspended || d.paused) await this.deliveries.hold(this.dataSource, d.deliveryId, d.suspended ? 'endpoint_suspended' : 'endpoint_paused');
+      else if (d.suspended || d.paused)
+        await this.deliveries.hold(this.dataSource, d.deliveryId, d.suspended ? 'endpoint_suspended' : 'endpoint_paused');
       else await this.attempt(d);
       return 'done';
     } finally {
@@ -67,7 +68,15 @@ export class DeliveryProcessor {
       const startedAt = new Date();
       const result = await sendSignedDelivery(
         this.sender,
-        { deliveryId: d.deliveryId, consumerId: d.consumerId, webhookEndpointId: d.webhookEndpointId, eventId: d.ruleId, eventType: d.eventType, occurredAtMs: d.occurredAtMs, payloadJson: d.payload },
+        {
+          deliveryId: d.deliveryId,
+          consumerId: d.consumerId,
+          webhookEndpointId: d.webhookEndpointId,
+          eventId: d.ruleId,
+          eventType: d.eventType,
+          occurredAtMs: d.occurredAtMs,
+          payloadJson: d.payload,
+        },
         d,
         startedAt.getTime(),
       );
@@ -87,11 +96,16 @@ export class DeliveryProcessor {
       });
       // The usage token is charged by the delivered row (see UsageChargesFlusher), which settles this reservation.
       charged = recorded.applied && result.outcome === 'delivered';
-      if (recorded.suspendedNow) this.logger.warn(`webhook endpoint ${d.webhookEndpointId} suspended after delivery ${d.deliveryId}: ${result.error ?? result.statusCode}`);
+      if (recorded.suspendedNow)
+        this.logger.warn(
+          `webhook endpoint ${d.webhookEndpointId} suspended after delivery ${d.deliveryId}: ${result.error ?? result.statusCode}`,
+        );
       if (recorded.applied && retryInMs !== null) {
-        await this.queue.enqueue([{ deliveryId: d.deliveryId, webhookEndpointId: d.webhookEndpointId, attemptsMade, delayMs: retryInMs }]).catch((error: Error) => {
-          this.logger.warn(`retry of ${d.deliveryId} not enqueued (the reconciler will): ${error.message}`);
-        });
+        await this.queue
+          .enqueue([{ deliveryId: d.deliveryId, webhookEndpointId: d.webhookEndpointId, attemptsMade, delayMs: retryInMs }])
+          .catch((error: Error) => {
+            this.logger.warn(`retry of ${d.deliveryId} not enqueued (the reconciler will): ${error.message}`);
+          });
       }
     } finally {
       if (!charged) await this.usage.release(d.consumerId, reservation.periodStart);

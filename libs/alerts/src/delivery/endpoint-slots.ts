@@ -55,7 +55,13 @@ export class EndpointSlots {
     const holder = randomUUID();
     const now = Date.now();
     try {
-      const got = await (this.redis as unknown as Scripted).twAcquireSlot(this.keys.key('endpoint-slots', endpointId), now, cap, holder, now + leaseMs);
+      const got = await (this.redis as unknown as Scripted).twAcquireSlot(
+        this.keys.key('endpoint-slots', endpointId),
+        now,
+        cap,
+        holder,
+        now + leaseMs,
+      );
       if (got === 1) return holder;
     } catch (error) {
       this.leave(endpointId, gate);

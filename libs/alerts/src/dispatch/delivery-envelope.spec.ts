@@ -21,7 +21,15 @@ describe('buildDeliveryBody', () => {
 
   it('is valid JSON whose data equals the payload, and the same input gives the same bytes', () => {
     const body = buildDeliveryBody(parts);
-    expect(Object.keys(JSON.parse(body))).toEqual(['deliveryId', 'consumerId', 'webhookEndpointId', 'eventId', 'eventType', 'occurredAt', 'data']);
+    expect(Object.keys(JSON.parse(body))).toEqual([
+      'deliveryId',
+      'consumerId',
+      'webhookEndpointId',
+      'eventId',
+      'eventType',
+      'occurredAt',
+      'data',
+    ]);
     expect(JSON.parse(body).data).toEqual({ z: 1, amount: '1.50', a: [2] });
     expect(buildDeliveryBody({ ...parts })).toBe(body);
   });

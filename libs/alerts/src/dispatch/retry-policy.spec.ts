@@ -21,7 +21,15 @@ describe('retry schedule', () => {
   });
 
   it('waits the scheduled time after each attempt (jitter at its middle) and stops after the 8th', () => {
-    expect([1, 2, 3, 4, 5, 6, 7].map((made) => nextAttemptDelayMs(made, null, () => 0.5))).toEqual([5_000, 300_000, 1_800_000, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((made) => nextAttemptDelayMs(made, null, () => 0.5))).toEqual([
+      5_000,
+      300_000,
+      1_800_000,
+      2 * HOUR,
+      5 * HOUR,
+      10 * HOUR,
+      10 * HOUR,
+    ]);
     expect(nextAttemptDelayMs(8, null, () => 0.5)).toBeNull();
     expect(nextAttemptDelayMs(8, 60_000, () => 0.5)).toBeNull();
     expect(nextAttemptDelayMs(9, null)).toBeNull();
@@ -75,7 +83,9 @@ describe('status outcomes', () => {
     expect([200, 201, 202, 204, 299].map(outcomeOfStatus)).toEqual(Array(5).fill('delivered'));
     expect([408, 409, 425, 429, 500, 502, 503, 504, 599].map(outcomeOfStatus)).toEqual(Array(9).fill('retryable'));
     expect(outcomeOfStatus(410)).toBe('gone');
-    expect([100, 301, 302, 304, 307, 308, 400, 401, 403, 404, 405, 411, 413, 422, 426, 431].map(outcomeOfStatus)).toEqual(Array(16).fill('permanent'));
+    expect([100, 301, 302, 304, 307, 308, 400, 401, 403, 404, 405, 411, 413, 422, 426, 431].map(outcomeOfStatus)).toEqual(
+      Array(16).fill('permanent'),
+    );
   });
 });
 

@@ -9,8 +9,20 @@ export function webhookSenderFor(config: AppConfig): WebhookSender {
 }
 
 /** One attempt of a delivery: the envelope, signed for this attempt's time, POSTed to the endpoint. */
-export function sendSignedDelivery(sender: WebhookSender, parts: EnvelopeParts, endpoint: { url: string; secretKey: string | null }, nowMs = Date.now()): Promise<WebhookAttemptResult> {
+export function sendSignedDelivery(
+  sender: WebhookSender,
+  parts: EnvelopeParts,
+  endpoint: { url: string; secretKey: string | null },
+  nowMs = Date.now(),
+): Promise<WebhookAttemptResult> {
   const body = buildDeliveryBody(parts);
-  const headers = deliveryHeaders({ deliveryId: parts.deliveryId, eventId: parts.eventId, eventType: parts.eventType, body, secretKey: endpoint.secretKey, timestampSec: Math.floor(nowMs / 1000) });
+  const headers = deliveryHeaders({
+    deliveryId: parts.deliveryId,
+    eventId: parts.eventId,
+    eventType: parts.eventType,
+    body,
+    secretKey: endpoint.secretKey,
+    timestampSec: Math.floor(nowMs / 1000),
+  });
   return sender.send(endpoint.url, body, headers);
 }

@@ -47,15 +47,22 @@ describe('refusedAddressReason', () => {
     expect(refusedAddressReason(address, false)).toBe(reason);
   });
 
-  it.each(['8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])(
-    'allows the public address %s',
-    (address) => {
-      expect(refusedAddressReason(address, false)).toBeNull();
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '93.184.216.34',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ])('allows the public address %s', (address) => {
+    expect(refusedAddressReason(address, false)).toBeNull();
+  });
 
   it('with the test-only setting lets loopback through and nothing else', () => {
-    for (const address of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1', '::ffff:7f00:1']) expect(refusedAddressReason(address, true)).toBeNull();
+    for (const address of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1', '::ffff:7f00:1'])
+      expect(refusedAddressReason(address, true)).toBeNull();
     expect(refusedAddressReason('10.0.0.1', true)).toBe('private address 10.0.0.1');
     expect(refusedAddressReason('::ffff:192.168.0.1', true)).toBe('private address 192.168.0.1');
     expect(refusedAddressReason('169.254.169.254', true)).toBe('link-local address 169.254.169.254');

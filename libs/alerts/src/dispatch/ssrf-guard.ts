@@ -83,7 +83,8 @@ export function refusedAddressReason(address: string, allowLoopback: boolean): s
  * `0x7f000001`, `0x7f.0.0.1`, `127.1`) into dotted ones, so they are judged like any literal.
  */
 export function refusedUrlReason(url: URL, allowLoopback: boolean): string | null {
-  if (url.protocol !== 'https:' && !(allowLoopback && url.protocol === 'http:')) return `refused: ${url.protocol.slice(0, -1)} is not allowed, only https`;
+  if (url.protocol !== 'https:' && !(allowLoopback && url.protocol === 'http:'))
+    return `refused: ${url.protocol.slice(0, -1)} is not allowed, only https`;
   if (url.username || url.password) return 'refused: credentials in the URL';
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (isIP(host)) {

@@ -7,7 +7,10 @@ import { EndpointTargetRepository } from './endpoint-target.repository.js';
 import { sendSignedDelivery, webhookSenderFor } from './signed-delivery.js';
 import type { WebhookAttemptResult, WebhookSender } from './webhook-sender.js';
 
-export type TestDeliveryReport = { endpointId: number; url: string; deliveryId: string } & Pick<WebhookAttemptResult, 'outcome' | 'statusCode' | 'durationMs' | 'error'>;
+export type TestDeliveryReport = { endpointId: number; url: string; deliveryId: string } & Pick<
+  WebhookAttemptResult,
+  'outcome' | 'statusCode' | 'durationMs' | 'error'
+>;
 
 /**
  * One signed test delivery to an endpoint, so its owner can check the receiver (reachable, verifies the
@@ -34,11 +37,27 @@ export class TestDeliveryService implements OnModuleDestroy {
     const deliveryId = createHash('sha256').update(`test|${endpointId}|${nowMs}`).digest('hex');
     const result = await sendSignedDelivery(
       this.sender,
-      { deliveryId, consumerId: endpoint.consumerId, webhookEndpointId: endpoint.id, eventId: 0, eventType: 'test', occurredAtMs: nowMs, payloadJson: JSON.stringify({ message: 'Tidewatch test delivery', endpointId: endpoint.id }) },
+      {
+        deliveryId,
+        consumerId: endpoint.consumerId,
+        webhookEndpointId: endpoint.id,
+        eventId: 0,
+        eventType: 'test',
+        occurredAtMs: nowMs,
+        payloadJson: JSON.stringify({ message: 'Tidewatch test delivery', endpointId: endpoint.id }),
+      },
       endpoint,
       nowMs,
     );
-    return { endpointId: endpoint.id, url: endpoint.url, deliveryId, outcome: result.outcome, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error };
+    return {
+      endpointId: endpoint.id,
+      url: endpoint.url,
+      deliveryId,
+      outcome: result.outcome,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: result.error,
+    };
   }
 
   onModuleDestroy(): Promise<void> {

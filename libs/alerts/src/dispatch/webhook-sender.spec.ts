@@ -88,7 +88,12 @@ describe('SSRF: refused receivers with WEBHOOK_ALLOW_LOOPBACK off', () => {
     ['private 10/8', () => 'https://10.0.0.1/', 'permanent', 'refused: private address 10.0.0.1'],
     ['private 172.16/12', () => 'https://172.16.5.4/', 'permanent', 'refused: private address 172.16.5.4'],
     ['private 192.168/16', () => 'https://192.168.1.1/', 'permanent', 'refused: private address 192.168.1.1'],
-    ['link-local (cloud metadata)', () => 'https://169.254.169.254/latest/meta-data/', 'permanent', 'refused: link-local address 169.254.169.254'],
+    [
+      'link-local (cloud metadata)',
+      () => 'https://169.254.169.254/latest/meta-data/',
+      'permanent',
+      'refused: link-local address 169.254.169.254',
+    ],
     ['CGNAT', () => 'https://100.64.0.1/', 'permanent', 'refused: carrier-grade NAT address 100.64.0.1'],
     ['multicast', () => 'https://224.0.0.1/', 'permanent', 'refused: multicast address 224.0.0.1'],
     ['IPv6 loopback', () => `https://[::1]:${v6?.port ?? v4.port}/`, 'permanent', 'refused: loopback address ::1'],
@@ -99,10 +104,30 @@ describe('SSRF: refused receivers with WEBHOOK_ALLOW_LOOPBACK off', () => {
     ['hex IPv4', () => `https://0x7f000001:${v4.port}/`, 'permanent', 'refused: loopback address 127.0.0.1'],
     ['plain http', () => `http://93.184.216.34/`, 'permanent', 'refused: http is not allowed, only https'],
     // A name's answer can change (and is refused again on every attempt), so these stay retryable.
-    ['a host name that resolves to a private address', () => 'https://intranet.example/', 'retryable', 'refused: intranet.example resolves to private address 10.1.2.3'],
-    ['a host name that resolves to a unique local address', () => 'https://metadata.example/', 'retryable', 'refused: metadata.example resolves to unique local IPv6 address fd00:ec2::254'],
-    ['a host name that resolves to loopback', () => `https://rebind.example:${v4.port}/`, 'retryable', 'refused: rebind.example resolves to loopback address 127.0.0.1'],
-    ['a host name with one public and one loopback address', () => `https://mixed.example:${v4.port}/`, 'retryable', 'refused: mixed.example resolves to loopback address 127.0.0.1'],
+    [
+      'a host name that resolves to a private address',
+      () => 'https://intranet.example/',
+      'retryable',
+      'refused: intranet.example resolves to private address 10.1.2.3',
+    ],
+    [
+      'a host name that resolves to a unique local address',
+      () => 'https://metadata.example/',
+      'retryable',
+      'refused: metadata.example resolves to unique local IPv6 address fd00:ec2::254',
+    ],
+    [
+      'a host name that resolves to loopback',
+      () => `https://rebind.example:${v4.port}/`,
+      'retryable',
+      'refused: rebind.example resolves to loopback address 127.0.0.1',
+    ],
+    [
+      'a host name with one public and one loopback address',
+      () => `https://mixed.example:${v4.port}/`,
+      'retryable',
+      'refused: mixed.example resolves to loopback address 127.0.0.1',
+    ],
   ];
 
   it.each(table)('refuses %s, names the reason, and opens no connection', async (_name, url, outcome, error) => {
@@ -115,7 +140,11 @@ describe('SSRF: refused receivers with WEBHOOK_ALLOW_LOOPBACK off', () => {
 describe('WebhookSender against receivers on loopback (test-only setting on)', () => {
   let receiver: CountingServer;
   let internal: CountingServer;
-  const sender = new WebhookSender({ allowLoopback: true, requestTimeoutMs: 300, lookup: lookupTable({ 'receiver.example': [{ address: '127.0.0.1', family: 4 }] }) });
+  const sender = new WebhookSender({
+    allowLoopback: true,
+    requestTimeoutMs: 300,
+    lookup: lookupTable({ 'receiver.example': [{ address: '127.0.0.1', family: 4 }] }),
+  });
   beforeAll(async () => {
     internal = await countingServer('127.0.0.1');
     receiver = await countingServer('127.0.0.1', (path): Answer => {
@@ -139,13 +168,39 @@ describe('WebhookSender against receivers on loopback (test-only setting on)', (
   const url = (path: string) => `http://127.0.0.1:${receiver.port}${path}`;
 
   it('delivers: the receiver gets the exact bytes and headers, and a 2xx is delivered', async () => {
-    const body = buildDeliveryBody({ deliveryId: 'd'.repeat(64), consumerId: 3, webhookEndpointId: 4, eventId: 5, eventType: 'ledger_update', occurredAtMs: Date.UTC(2026, 10, 25, 1, 2, 3, 45), payloadJson: '{"amount":"1.50","note":"ü"}' });
-    const headers = deliveryHeaders({ deliveryId: 'd'.repeat(64), eventId: 5, eventType: 'ledger_update', body, secretKey: 'top-secret-key', timestampSec: 1_790_000_000 });
+    const body = buildDeliveryBody({
+      deliveryId: 'd'.repeat(64),
+      consumerId: 3,
+      webhookEndpointId: 4,
+      eventId: 5,
+      eventType: 'ledger_update',
+      occurredAtMs: Date.UTC(2026, 10, 25, 1, 2, 3, 45),
+      payloadJson: '{"amount":"1.50","note":"ü"}',
+    });
+    const headers = deliveryHeaders({
+      deliveryId: 'd'.repeat(64),
+      eventId: 5,
+      eventType: 'ledger_update',
+      body,
+      secretKey: 'top-secret-key',
+      timestampSec: 1_790_000_000,
+    });
     const result = await sender.send(url('/echo'), body, headers);
-    expect(result).toEqual({ outcome: 'delivered', statusCode: 200, durationMs: expect.any(Number), error: null, responseBody: 'thanks', retryAfterMs: null });
+    expect(result).toEqual({
+      outcome: 'delivered',
+      statusCode: 200,
+      durationMs: expect.any(Number),
+      error: null,
+      responseBody: 'thanks',
+      retryAfterMs: null,
+    });
     const got = receiver.received.at(-1)!;
     expect(got.raw).toBe(body);
-    expect(got.headers).toMatchObject({ ...headers, 'content-length': String(Buffer.byteLength(body)), host: `127.0.0.1:${receiver.port}` });
+    expect(got.headers).toMatchObject({
+      ...headers,
+      'content-length': String(Buffer.byteLength(body)),
+      host: `127.0.0.1:${receiver.port}`,
+    });
     expect(verifyWebhookSignature(got.raw, got.headers['x-webhook-signature'] as string, 'top-secret-key')).toBe(true);
     expect(await sender.send(url('/ok'), body, headers)).toMatchObject({ outcome: 'delivered', statusCode: 204, responseBody: '' });
   });
@@ -166,18 +221,37 @@ describe('WebhookSender against receivers on loopback (test-only setting on)', (
   });
 
   it('503 with Retry-After: 7 is retryable after 7 s; a 429 with an HTTP date too; Retry-After on a 500 is ignored', async () => {
-    expect(await sender.send(url('/busy'), '{}', {})).toMatchObject({ outcome: 'retryable', statusCode: 503, error: 'HTTP 503', retryAfterMs: 7000 });
+    expect(await sender.send(url('/busy'), '{}', {})).toMatchObject({
+      outcome: 'retryable',
+      statusCode: 503,
+      error: 'HTTP 503',
+      retryAfterMs: 7000,
+    });
     const slowDown = await sender.send(url('/slow-down'), '{}', {});
     expect(slowDown).toMatchObject({ outcome: 'retryable', statusCode: 429, error: 'HTTP 429' });
     // An HTTP date has whole seconds, so the wait is 119 to 120 s from now.
     expect(slowDown.retryAfterMs).toBeGreaterThan(118_000);
     expect(slowDown.retryAfterMs).toBeLessThanOrEqual(120_000);
-    expect(await sender.send(url('/retry-after-on-500'), '{}', {})).toMatchObject({ outcome: 'retryable', statusCode: 500, retryAfterMs: null });
+    expect(await sender.send(url('/retry-after-on-500'), '{}', {})).toMatchObject({
+      outcome: 'retryable',
+      statusCode: 500,
+      retryAfterMs: null,
+    });
   });
 
   it('410 is gone and 400 permanent, each with the start of the answer kept', async () => {
-    expect(await sender.send(url('/gone'), '{}', {})).toMatchObject({ outcome: 'gone', statusCode: 410, error: 'HTTP 410', responseBody: 'endpoint removed' });
-    expect(await sender.send(url('/bad'), '{}', {})).toMatchObject({ outcome: 'permanent', statusCode: 400, error: 'HTTP 400', responseBody: 'x'.repeat(2048) });
+    expect(await sender.send(url('/gone'), '{}', {})).toMatchObject({
+      outcome: 'gone',
+      statusCode: 410,
+      error: 'HTTP 410',
+      responseBody: 'endpoint removed',
+    });
+    expect(await sender.send(url('/bad'), '{}', {})).toMatchObject({
+      outcome: 'permanent',
+      statusCode: 400,
+      error: 'HTTP 400',
+      responseBody: 'x'.repeat(2048),
+    });
   });
 
   it('keeps only the first 2048 bytes of a long answer', async () => {
@@ -188,7 +262,12 @@ describe('WebhookSender against receivers on loopback (test-only setting on)', (
   });
 
   it('a receiver that never answers is a retryable timeout', async () => {
-    expect(await sender.send(url('/hang'), '{}', {})).toMatchObject({ outcome: 'retryable', statusCode: null, error: 'timeout: no response within 300 ms', responseBody: null });
+    expect(await sender.send(url('/hang'), '{}', {})).toMatchObject({
+      outcome: 'retryable',
+      statusCode: null,
+      error: 'timeout: no response within 300 ms',
+      responseBody: null,
+    });
   });
 
   it('a closed port is a retryable transport error', async () => {
@@ -200,7 +279,11 @@ describe('WebhookSender against receivers on loopback (test-only setting on)', (
   });
 
   it('a name without an address is a retryable transport error', async () => {
-    expect(await sender.send('http://nowhere.example/', '{}', {})).toMatchObject({ outcome: 'retryable', statusCode: null, error: 'transport error: ENOTFOUND no address for nowhere.example' });
+    expect(await sender.send('http://nowhere.example/', '{}', {})).toMatchObject({
+      outcome: 'retryable',
+      statusCode: null,
+      error: 'transport error: ENOTFOUND no address for nowhere.example',
+    });
   });
 
   it('never follows a redirect: a 302 is permanent, names the target, and the target gets no connection', async () => {
@@ -210,7 +293,11 @@ describe('WebhookSender against receivers on loopback (test-only setting on)', (
     // points at a second counting listener, which must see no connection. With the setting off that
     // target would in addition be refused as loopback (see the table above).
     const result = await sender.send(url('/redirect'), '{}', {});
-    expect(result).toMatchObject({ outcome: 'permanent', statusCode: 302, error: `redirect not followed (302 to http://127.0.0.1:${internal.port}/internal)` });
+    expect(result).toMatchObject({
+      outcome: 'permanent',
+      statusCode: 302,
+      error: `redirect not followed (302 to http://127.0.0.1:${internal.port}/internal)`,
+    });
     expect(internal.connections()).toBe(0);
   });
 });
@@ -238,12 +325,19 @@ Lf/oEOgrSfmBygBOAiBKVRzknenCAHIS/BWdTyW9ST3FFl+a4QfAcxX4ySZg0A==
     const servernames: string[] = [];
     const server = createTlsServer({ key, cert, SNICallback: (name, done) => (servernames.push(name), done(null, undefined)) });
     await listen(server, '127.0.0.1');
-    const sender = new WebhookSender({ allowLoopback: true, lookup: lookupTable({ 'receiver.example': [{ address: '127.0.0.1', family: 4 }] }) });
+    const sender = new WebhookSender({
+      allowLoopback: true,
+      lookup: lookupTable({ 'receiver.example': [{ address: '127.0.0.1', family: 4 }] }),
+    });
     try {
       const result = await sender.send(`https://receiver.example:${(server.address() as AddressInfo).port}/`, '{}', {});
       expect(servernames).toEqual(['receiver.example']);
       // The certificate names the host but no trusted authority signed it: refused, never sent.
-      expect(result).toMatchObject({ outcome: 'retryable', statusCode: null, error: 'transport error: DEPTH_ZERO_SELF_SIGNED_CERT self-signed certificate' });
+      expect(result).toMatchObject({
+        outcome: 'retryable',
+        statusCode: null,
+        error: 'transport error: DEPTH_ZERO_SELF_SIGNED_CERT self-signed certificate',
+      });
     } finally {
       await sender.close();
       await new Promise((resolve) => server.close(resolve));

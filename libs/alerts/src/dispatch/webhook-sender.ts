@@ -78,7 +78,10 @@ export class WebhookSender {
 
   async send(url: string, body: string, headers: Record<string, string>): Promise<WebhookAttemptResult> {
     const started = performance.now();
-    const done = (r: Omit<WebhookAttemptResult, 'durationMs'>): WebhookAttemptResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+    const done = (r: Omit<WebhookAttemptResult, 'durationMs'>): WebhookAttemptResult => ({
+      ...r,
+      durationMs: Math.round(performance.now() - started),
+    });
     let target: URL;
     try {
       target = new URL(url);
@@ -99,11 +102,15 @@ export class WebhookSender {
       });
       const responseBody = await firstBytes(res.body);
       const outcome = outcomeOfStatus(res.statusCode);
-      const retryAfter = res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(headerValue(res.headers['retry-after']), Date.now()) : null;
+      const retryAfter =
+        res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(headerValue(res.headers['retry-after']), Date.now()) : null;
       let error: string | null = null;
       if (outcome !== 'delivered') {
         const location = headerValue(res.headers.location);
-        error = res.statusCode >= 300 && res.statusCode < 400 ? `redirect not followed (${res.statusCode}${location ? ` to ${location}` : ''})` : `HTTP ${res.statusCode}`;
+        error =
+          res.statusCode >= 300 && res.statusCode < 400
+            ? `redirect not followed (${res.statusCode}${location ? ` to ${location}` : ''})`
+            : `HTTP ${res.statusCode}`;
       }
       return done({ outcome, statusCode: res.statusCode, error, responseBody, retryAfterMs: retryAfter });
     } catch (error) {
@@ -148,8 +155,10 @@ async function firstBytes(stream: AsyncIterable<Buffer> & { destroy(): void }): 
  */
 function describeFailure(error: Error, timeoutMs: number): { outcome: 'retryable'; error: string } {
   const cause = (error as { cause?: Error }).cause;
-  if (error instanceof RefusedAddressError || cause instanceof RefusedAddressError) return { outcome: 'retryable', error: (cause instanceof RefusedAddressError ? cause : error).message };
-  if (error instanceof errors.ConnectTimeoutError || cause instanceof errors.ConnectTimeoutError) return { outcome: 'retryable', error: 'connect timeout' };
+  if (error instanceof RefusedAddressError || cause instanceof RefusedAddressError)
+    return { outcome: 'retryable', error: (cause instanceof RefusedAddressError ? cause : error).message };
+  if (error instanceof errors.ConnectTimeoutError || cause instanceof errors.ConnectTimeoutError)
+    return { outcome: 'retryable', error: 'connect timeout' };
   if (error.name === 'TimeoutError' || error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
     return { outcome: 'retryable', error: `timeout: no response within ${timeoutMs} ms` };
   }

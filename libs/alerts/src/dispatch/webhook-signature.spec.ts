@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { deliveryHeaders, verifyWebhookSignature } from './webhook-signature.js';
 
-const body = '{"deliveryId":"d1","consumerId":1,"webhookEndpointId":2,"eventId":3,"eventType":"liquidation","occurredAt":"2026-11-25T00:00:00.000Z","data":{"px":"101.5","note":"é"}}';
+const body =
+  '{"deliveryId":"d1","consumerId":1,"webhookEndpointId":2,"eventId":3,"eventType":"liquidation","occurredAt":"2026-11-25T00:00:00.000Z","data":{"px":"101.5","note":"é"}}';
 const input = { deliveryId: 'd1', eventId: 3, eventType: 'liquidation', body, secretKey: 'tw-secret-ünïcode', timestampSec: 1_790_000_000 };
 
 /**

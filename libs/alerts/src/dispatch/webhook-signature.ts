@@ -14,7 +14,9 @@ const STANDARD_SECRET_PREFIX = 'whsec_';
 
 /** The Standard Webhooks key: a `whsec_` secret is base64 after its prefix; any other secret is its UTF-8 bytes. */
 function standardWebhooksKey(secret: string): Buffer {
-  return secret.startsWith(STANDARD_SECRET_PREFIX) ? Buffer.from(secret.slice(STANDARD_SECRET_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
+  return secret.startsWith(STANDARD_SECRET_PREFIX)
+    ? Buffer.from(secret.slice(STANDARD_SECRET_PREFIX.length), 'base64')
+    : Buffer.from(secret, 'utf8');
 }
 
 /**

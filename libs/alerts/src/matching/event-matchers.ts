@@ -12,7 +12,8 @@ export function matchTwapLifecycle(index: RuleIndex, occurrences: readonly TwapS
     if (isSpotCoin(s.coin)) continue;
     const address = s.user.toLowerCase();
     const status = event.status === 'unknown' ? 'error' : event.status;
-    const description = event.status === 'activated' || event.status === 'finished' || event.status === 'terminated' ? null : event.description;
+    const description =
+      event.status === 'activated' || event.status === 'finished' || event.status === 'terminated' ? null : event.description;
     for (const rule of index.concerning('twap_lifecycle', address)) {
       if (event.timeMs < rule.createdAtMs || (rule.filters.coin && !rule.filters.coin.includes(s.coin))) continue;
       out.push(
@@ -87,7 +88,11 @@ export function matchPriceCrossings(index: RuleIndex, ticks: readonly PriceTick[
     const current = new Dec(tick.px);
     // Only a threshold between the two prices (either end included) can have been crossed.
     const rising = current.gt(previous);
-    for (const { rule, threshold: level } of index.priceRulesBetween(tick.market, rising ? previous : current, rising ? current : previous)) {
+    for (const { rule, threshold: level } of index.priceRulesBetween(
+      tick.market,
+      rising ? previous : current,
+      rising ? current : previous,
+    )) {
       if (tick.previous.timeMs < rule.createdAtMs || tick.timeMs < rule.createdAtMs) continue;
       const threshold = rule.filters.threshold!;
       const wanted = rule.filters.direction ?? 'both';
@@ -112,5 +117,7 @@ export function matchStateUpdate(index: RuleIndex, update: { height: number; sta
   return index
     .global('state_updated')
     .filter((rule) => update.stateTimeMs >= rule.createdAtMs)
-    .map((rule) => delivery(rule, `state_updated|${update.height}`, update.stateTimeMs, { height: update.height, stateTime: update.stateTimeMs }));
+    .map((rule) =>
+      delivery(rule, `state_updated|${update.height}`, update.stateTimeMs, { height: update.height, stateTime: update.stateTimeMs }),
+    );
 }

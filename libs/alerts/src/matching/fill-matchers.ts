@@ -11,7 +11,8 @@ export const MAX_FILLS_PER_DELIVERY = 100;
 const byTimeThenTid = (a: Fill, b: Fill) => a.time - b.time || a.tid - b.tid;
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** The order of a payload's wallets and markets, by code unit (not locale): the same on every machine. */
-const byAddressThenMarket = (a: { address: string; market: string }, b: { address: string; market: string }) => compareText(a.address, b.address) || compareText(a.market, b.market);
+const byAddressThenMarket = (a: { address: string; market: string }, b: { address: string; market: string }) =>
+  compareText(a.address, b.address) || compareText(a.market, b.market);
 
 /** Total size and USD notional (sum of size x price) of fills, exactly. */
 function totals(fills: readonly Fill[]): { size: Dec; notional: Dec } {
@@ -26,7 +27,7 @@ function totals(fills: readonly Fill[]): { size: Dec; notional: Dec } {
 const inList = (list: readonly string[] | undefined, value: string) => list === undefined || list.includes(value);
 
 /** Groups items under a key, keeping first-seen order. */
-function groupInto<T, G>(groups: Map<string, G>, key: string, create: () => G, add: (g: G) => void): void {
+function groupInto<G>(groups: Map<string, G>, key: string, create: () => G, add: (g: G) => void): void {
   let group = groups.get(key);
   if (!group) groups.set(key, (group = create()));
   add(group);
@@ -65,7 +66,12 @@ function activityFill(address: string, f: Fill, block: FillsBlockOccurrence): Re
 }
 
 /** The chunks of one wallet's fills in one market as position_activity delivers them, in time order. */
-function activityChunks(address: string, coin: string, fills: readonly Fill[], block: FillsBlockOccurrence): Array<{ identity: string; last: number; data: Record<string, unknown> }> {
+function activityChunks(
+  address: string,
+  coin: string,
+  fills: readonly Fill[],
+  block: FillsBlockOccurrence,
+): Array<{ identity: string; last: number; data: Record<string, unknown> }> {
   const chunks = [];
   for (let i = 0; i < fills.length; i += MAX_FILLS_PER_DELIVERY) {
     const chunk = fills.slice(i, i + MAX_FILLS_PER_DELIVERY);
@@ -114,7 +120,12 @@ export function matchPositionActivity(index: RuleIndex, block: FillsBlockOccurre
       const chunks =
         fills[0]!.time >= rule.createdAtMs
           ? (shared ??= activityChunks(address, coin, fills, block))
-          : activityChunks(address, coin, fills.filter((f) => f.time >= rule.createdAtMs), block);
+          : activityChunks(
+              address,
+              coin,
+              fills.filter((f) => f.time >= rule.createdAtMs),
+              block,
+            );
       for (const { identity, last, data } of chunks) out.push(delivery(rule, identity, last, data));
     }
   }
@@ -131,7 +142,12 @@ export function matchTwapExecution(index: RuleIndex, block: FillsBlockOccurrence
     if (fill.twapId === null) continue;
     const rules = index.tracking('twap_execution', address);
     if (rules.length === 0) continue;
-    groupInto(groups, `${address}|${fill.twapId}|${fill.time}`, () => ({ rules, address, fills: [] as Fill[] }), (g) => g.fills.push(fill));
+    groupInto(
+      groups,
+      `${address}|${fill.twapId}|${fill.time}`,
+      () => ({ rules, address, fills: [] as Fill[] }),
+      (g) => g.fills.push(fill),
+    );
   }
   for (const { rules, address, fills } of groups.values()) {
     fills.sort(byTimeThenTid);
@@ -175,7 +191,12 @@ export function matchLiquidations(index: RuleIndex, block: FillsBlockOccurrence,
     if (fill.liquidation === null || fill.liquidation.liquidatedUser.toLowerCase() !== address) continue;
     let groups = byHash.get(fill.hash);
     if (!groups) byHash.set(fill.hash, (groups = new Map()));
-    groupInto(groups, `${address}|${fill.coin}`, () => ({ address, market: fill.coin, fills: [] as Fill[] }), (g) => g.fills.push(fill));
+    groupInto(
+      groups,
+      `${address}|${fill.coin}`,
+      () => ({ address, market: fill.coin, fills: [] as Fill[] }),
+      (g) => g.fills.push(fill),
+    );
   }
   for (const [hash, groups] of byHash) {
     const perRule = new Map<string, { rule: AlertRule; groups: LiquidationGroup[] }>();
@@ -187,12 +208,21 @@ export function matchLiquidations(index: RuleIndex, block: FillsBlockOccurrence,
         if (f.side && f.side !== 'both' && f.side !== g.side) continue;
         const threshold = index.thresholdUsd(rule);
         if (threshold !== undefined && g.notional.lt(threshold)) continue;
-        groupInto(perRule, String(rule.id), () => ({ rule, groups: [] as LiquidationGroup[] }), (r) => r.groups.push(g));
+        groupInto(
+          perRule,
+          String(rule.id),
+          () => ({ rule, groups: [] as LiquidationGroup[] }),
+          (r) => r.groups.push(g),
+        );
       }
     }
     for (const { rule, groups: passing } of [...perRule.values()].sort((a, b) => a.rule.id - b.rule.id)) {
       const eventTime = Math.max(...passing.map((g) => g.eventTime));
-      out.push(delivery(rule, `liquidation|${hash}|${passing.map((g) => `${g.address}:${g.market}`).join(',')}`, eventTime, { liquidations: passing.map((g) => g.data) }));
+      out.push(
+        delivery(rule, `liquidation|${hash}|${passing.map((g) => `${g.address}:${g.market}`).join(',')}`, eventTime, {
+          liquidations: passing.map((g) => g.data),
+        }),
+      );
     }
   }
 }
@@ -238,7 +268,12 @@ export function matchLargeMarketOrders(index: RuleIndex, block: FillsBlockOccurr
   const orders = new Map<string, { address: string; market: string; oid: number; fills: Fill[] }>();
   for (const { address, fill } of block.fills) {
     if (!fill.crossed || fill.liquidation !== null || isSpotCoin(fill.coin)) continue;
-    groupInto(orders, `${address}|${fill.coin}|${fill.oid}`, () => ({ address, market: fill.coin, oid: fill.oid, fills: [] as Fill[] }), (o) => o.fills.push(fill));
+    groupInto(
+      orders,
+      `${address}|${fill.coin}|${fill.oid}`,
+      () => ({ address, market: fill.coin, oid: fill.oid, fills: [] as Fill[] }),
+      (o) => o.fills.push(fill),
+    );
   }
   if (orders.size === 0) return;
   // Most orders are far below every threshold. An estimate in binary floating point under 99.9 % of the
@@ -279,13 +314,22 @@ export function matchLargeMarketOrders(index: RuleIndex, block: FillsBlockOccurr
   for (const rule of rules) {
     const f = rule.filters;
     const passing = summaries.filter(
-      (o) => o.eventTime >= rule.createdAtMs && inList(f.markets, o.market) && (!f.direction || f.direction === 'both' || f.direction === o.direction) && o.notional.gte(index.thresholdUsd(rule)!),
+      (o) =>
+        o.eventTime >= rule.createdAtMs &&
+        inList(f.markets, o.market) &&
+        (!f.direction || f.direction === 'both' || f.direction === o.direction) &&
+        o.notional.gte(index.thresholdUsd(rule)!),
     );
     if (passing.length === 0) continue;
     out.push(
-      delivery(rule, `large_market_order|${block.blockNumber}|${passing.map((o) => `${o.address}:${o.market}:${o.oid}`).join(',')}`, Math.max(...passing.map((o) => o.eventTime)), {
-        orders: passing.map((o) => o.data),
-      }),
+      delivery(
+        rule,
+        `large_market_order|${block.blockNumber}|${passing.map((o) => `${o.address}:${o.market}:${o.oid}`).join(',')}`,
+        Math.max(...passing.map((o) => o.eventTime)),
+        {
+          orders: passing.map((o) => o.data),
+        },
+      ),
     );
   }
 }

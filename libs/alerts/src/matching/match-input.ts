@@ -74,7 +74,13 @@ export function matchInputFromBlocks(blocks: readonly NodeBlock[], previousPrice
       for (const [market, fill] of lastFills) {
         if (isSpotCoin(market)) continue;
         const point = { px: fill.px, timeMs: fill.time };
-        input.ticks.push({ market, px: point.px, timeMs: point.timeMs, blockNumber: block.blockNumber, previous: lastTick.get(market) ?? null });
+        input.ticks.push({
+          market,
+          px: point.px,
+          timeMs: point.timeMs,
+          blockNumber: block.blockNumber,
+          previous: lastTick.get(market) ?? null,
+        });
         lastTick.set(market, point);
       }
     } else if (block.stream === 'node_twap_statuses_by_block') {

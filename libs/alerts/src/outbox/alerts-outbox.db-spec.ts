@@ -40,7 +40,10 @@ describe('alert outbox steps', () => {
     new AlertsOutboxStep(facts, cache, new DeliveryOutboxRepository(), queue).onModuleInit();
     new StateUpdatedOutboxStep(state, cache, new DeliveryOutboxRepository(), queue).onModuleInit();
     const [{ id: consumer }] = await dataSource.query(`INSERT INTO consumers (name, plan) VALUES ('alice', 'tier1') RETURNING id`);
-    [{ id: endpoint }] = await dataSource.query(`INSERT INTO webhook_endpoints (consumer_id, url) VALUES ($1, 'https://example.com/h') RETURNING id`, [consumer]);
+    [{ id: endpoint }] = await dataSource.query(
+      `INSERT INTO webhook_endpoints (consumer_id, url) VALUES ($1, 'https://example.com/h') RETURNING id`,
+      [consumer],
+    );
   });
   afterAll(async () => {
     await queue?.onApplicationShutdown();
@@ -49,13 +52,31 @@ describe('alert outbox steps', () => {
   });
 
   it('writes matched deliveries with the facts, once, and enqueues them after the commit', async () => {
-    const created = await dataSource.transaction((q) => rules.create(q, 1, { eventType: 'position_activity', webhookEndpointId: endpoint, addresses: [address(1)], filters: {} }));
+    const created = await dataSource.transaction((q) =>
+      rules.create(q, 1, { eventType: 'position_activity', webhookEndpointId: endpoint, addresses: [address(1)], filters: {} }),
+    );
     const t = Date.parse(created.createdAt) + 1_000;
-    const blocks = [fillsBlock(10, t, [[address(1), wireFill({ coin: 'BTC', px: '100', sz: '1', side: 'B', time: t, tid: 5 })], [address(2), wireFill({ coin: 'BTC', px: '100', sz: '1', side: 'A', time: t, tid: 5 })]])];
+    const blocks = [
+      fillsBlock(10, t, [
+        [address(1), wireFill({ coin: 'BTC', px: '100', sz: '1', side: 'B', time: t, tid: 5 })],
+        [address(2), wireFill({ coin: 'BTC', px: '100', sz: '1', side: 'A', time: t, tid: 5 })],
+      ]),
+    ];
     await facts.writeBlocks(feed(blocks), 'simulator');
     const id = sha(created.id, `position_activity|${address(1)}|BTC|5`);
-    const rows = await dataSource.query(`SELECT delivery_id, rule_id, webhook_endpoint_id, event_type, status, (payload::jsonb)->>'fillCount' AS fills FROM webhook_deliveries`);
-    expect(rows).toEqual([{ delivery_id: id, rule_id: created.id, webhook_endpoint_id: endpoint, event_type: 'position_activity', status: 'pending', fills: '1' }]);
+    const rows = await dataSource.query(
+      `SELECT delivery_id, rule_id, webhook_endpoint_id, event_type, status, (payload::jsonb)->>'fillCount' AS fills FROM webhook_deliveries`,
+    );
+    expect(rows).toEqual([
+      {
+        delivery_id: id,
+        rule_id: created.id,
+        webhook_endpoint_id: endpoint,
+        event_type: 'position_activity',
+        status: 'pending',
+        fills: '1',
+      },
+    ]);
     const job = await queue.queue.getJob(deliveryJobId(id, 0));
     expect(job?.data).toEqual({ deliveryId: id, webhookEndpointId: endpoint });
 
@@ -66,7 +87,9 @@ describe('alert outbox steps', () => {
   });
 
   it('writes one state_updated delivery per applied state update', async () => {
-    const created = await dataSource.transaction((q) => rules.create(q, 1, { eventType: 'state_updated', webhookEndpointId: endpoint, addresses: [], filters: {} }));
+    const created = await dataSource.transaction((q) =>
+      rules.create(q, 1, { eventType: 'state_updated', webhookEndpointId: endpoint, addresses: [], filters: {} }),
+    );
     const t = Date.parse(created.createdAt) + 60_000;
     await state.apply(exchangeState(7, t, [walletState(address(3))]));
     await state.apply(exchangeState(7, t, [walletState(address(3))]));
@@ -81,7 +104,13 @@ describe('alert outbox steps', () => {
       { ...base, deliveryId: 'e'.repeat(64), eventType: 'price_crossing' },
       { ...base, deliveryId: 'f'.repeat(64), eventType: 'ledger_update' },
     ]);
-    const rows = await dataSource.query(`SELECT event_type, extract(epoch FROM expires_at - created_at)::int AS seconds FROM webhook_deliveries WHERE delivery_id IN ($1, $2) ORDER BY event_type`, ['e'.repeat(64), 'f'.repeat(64)]);
-    expect(rows).toEqual([{ event_type: 'ledger_update', seconds: null }, { event_type: 'price_crossing', seconds: 3600 }]);
+    const rows = await dataSource.query(
+      `SELECT event_type, extract(epoch FROM expires_at - created_at)::int AS seconds FROM webhook_deliveries WHERE delivery_id IN ($1, $2) ORDER BY event_type`,
+      ['e'.repeat(64), 'f'.repeat(64)],
+    );
+    expect(rows).toEqual([
+      { event_type: 'ledger_update', seconds: null },
+      { event_type: 'price_crossing', seconds: 3600 },
+    ]);
   });
 });

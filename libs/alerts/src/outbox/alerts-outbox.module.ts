@@ -11,7 +11,15 @@ import { StateUpdatedOutboxStep } from './state-updated-outbox.step.js';
 /** The ingestor's part of the alerts: the matcher steps registered with the facts and state writers, and the public-API feed's mid-price ticks. */
 @Module({
   imports: [MarketWriteModule],
-  providers: [AlertRulesRepository, RuleIndexCache, DeliveryOutboxRepository, DeliveryQueue, AlertsOutboxStep, StateUpdatedOutboxStep, MidPricesOutbox],
+  providers: [
+    AlertRulesRepository,
+    RuleIndexCache,
+    DeliveryOutboxRepository,
+    DeliveryQueue,
+    AlertsOutboxStep,
+    StateUpdatedOutboxStep,
+    MidPricesOutbox,
+  ],
   exports: [MidPricesOutbox],
 })
 export class AlertsOutboxModule {}

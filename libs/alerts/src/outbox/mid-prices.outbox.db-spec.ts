@@ -32,9 +32,17 @@ describe('MidPricesOutbox', () => {
     queue = new DeliveryQueue(config);
     midPrices = new MidPricesOutbox(dataSource, new RuleIndexCache(rules), new DeliveryOutboxRepository(), queue);
     const [{ id: consumer }] = await dataSource.query(`INSERT INTO consumers (name, plan) VALUES ('alice', 'tier1') RETURNING id`);
-    const [{ id: endpoint }] = await dataSource.query(`INSERT INTO webhook_endpoints (consumer_id, url) VALUES ($1, 'https://example.com/h') RETURNING id`, [consumer]);
+    const [{ id: endpoint }] = await dataSource.query(
+      `INSERT INTO webhook_endpoints (consumer_id, url) VALUES ($1, 'https://example.com/h') RETURNING id`,
+      [consumer],
+    );
     const created = await dataSource.transaction((q) =>
-      rules.create(q, consumer, { eventType: 'price_crossing', webhookEndpointId: endpoint, addresses: [], filters: { market: 'ETH', threshold: '3000.5', direction: 'both' } }),
+      rules.create(q, consumer, {
+        eventType: 'price_crossing',
+        webhookEndpointId: endpoint,
+        addresses: [],
+        filters: { market: 'ETH', threshold: '3000.5', direction: 'both' },
+      }),
     );
     ruleId = created.id;
     t0 = Date.parse(created.createdAt) + 1_000;
@@ -45,7 +53,10 @@ describe('MidPricesOutbox', () => {
   });
 
   const stored = async () =>
-    (await dataSource.query(`SELECT delivery_id, payload::jsonb AS data FROM webhook_deliveries ORDER BY occurred_at`)) as Array<{ delivery_id: string; data: Record<string, unknown> }>;
+    (await dataSource.query(`SELECT delivery_id, payload::jsonb AS data FROM webhook_deliveries ORDER BY occurred_at`)) as Array<{
+      delivery_id: string;
+      data: Record<string, unknown>;
+    }>;
 
   it('takes the first answer as the baseline, then stores and enqueues each crossing once', async () => {
     expect(await midPrices.record({ ETH: '2999', BTC: '90000' }, t0)).toBe(0);
@@ -53,7 +64,19 @@ describe('MidPricesOutbox', () => {
     expect(await midPrices.record({ ETH: '3000.5', BTC: '91000' }, t0 + 2_000)).toBe(0); // touching
     expect(await midPrices.record({ ETH: '3001', BTC: '91000' }, t0 + 3_000)).toBe(1);
     const id = sha(ruleId, `price_crossing|ETH|0|${t0 + 3_000}`);
-    expect(await stored()).toEqual([{ delivery_id: id, data: { market: 'ETH', threshold: '3000.5', direction: 'above', previousPrice: '3000.5', triggerPrice: '3001', eventTime: t0 + 3_000 } }]);
+    expect(await stored()).toEqual([
+      {
+        delivery_id: id,
+        data: {
+          market: 'ETH',
+          threshold: '3000.5',
+          direction: 'above',
+          previousPrice: '3000.5',
+          triggerPrice: '3001',
+          eventTime: t0 + 3_000,
+        },
+      },
+    ]);
     expect((await queue.queue.getJob(deliveryJobId(id, 0)))?.data).toEqual({ deliveryId: id, webhookEndpointId: expect.any(Number) });
   });
 

@@ -37,7 +37,9 @@ export class MidPricesOutbox {
       if (previous && previous.px !== px) ticks.push({ market, px, timeMs, blockNumber: 0, previous });
     }
     const written = ticks.length
-      ? await this.dataSource.transaction(async (q) => this.outbox.insert(q, matchBatch(await this.rules.current(q), { fillBlocks: [], ticks, twapStatuses: [], ledger: [] })))
+      ? await this.dataSource.transaction(async (q) =>
+          this.outbox.insert(q, matchBatch(await this.rules.current(q), { fillBlocks: [], ticks, twapStatuses: [], ledger: [] })),
+        )
       : [];
     // Only a stored answer moves the baseline: after a failed write the next answer is compared with the last stored one.
     for (const [market, px] of Object.entries(mids)) if (!isSpotCoin(market)) this.last.set(market, { px, timeMs });

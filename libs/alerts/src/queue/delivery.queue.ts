@@ -24,8 +24,15 @@ export class DeliveryQueue implements OnApplicationShutdown {
 
   constructor(config: AppConfig) {
     // BullMQ needs its own connection that never gives up on a command (maxRetriesPerRequest: null).
-    this.connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, connectionName: `tidewatch-delivery-queue-${process.pid}` });
-    this.queue = new Queue<DeliveryJobData>(DELIVERY_QUEUE, { connection: this.connection, prefix: config.REDIS_PREFIX, defaultJobOptions: DELIVERY_JOB_OPTIONS });
+    this.connection = new Redis(config.REDIS_URL, {
+      maxRetriesPerRequest: null,
+      connectionName: `tidewatch-delivery-queue-${process.pid}`,
+    });
+    this.queue = new Queue<DeliveryJobData>(DELIVERY_QUEUE, {
+      connection: this.connection,
+      prefix: config.REDIS_PREFIX,
+      defaultJobOptions: DELIVERY_JOB_OPTIONS,
+    });
   }
 
   async enqueue(items: DeliveryWakeUp[]): Promise<void> {
@@ -35,7 +42,11 @@ export class DeliveryQueue implements OnApplicationShutdown {
         items.slice(i, i + 1000).map((item) => ({
           name: 'deliver',
           data: { deliveryId: item.deliveryId, webhookEndpointId: item.webhookEndpointId },
-          opts: { ...DELIVERY_JOB_OPTIONS, jobId: deliveryJobId(item.deliveryId, item.attemptsMade), delay: item.delayMs && item.delayMs > 0 ? Math.round(item.delayMs) : undefined },
+          opts: {
+            ...DELIVERY_JOB_OPTIONS,
+            jobId: deliveryJobId(item.deliveryId, item.attemptsMade),
+            delay: item.delayMs && item.delayMs > 0 ? Math.round(item.delayMs) : undefined,
+          },
         })),
       );
     }

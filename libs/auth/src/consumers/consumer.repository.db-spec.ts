@@ -20,8 +20,20 @@ describe('ConsumerRepository', () => {
   it('creates a consumer with custom limits and reads it back with numbers and a Date', async () => {
     const before = Date.now();
     // Above 2^32: usage_limit is a bigint, which node-postgres returns as text.
-    const created = await repository.create(dataSource, { name: 'Quant Desk', plan: 'tier2', rateLimitPerMinute: 250, usageLimit: 5_000_000_000 });
-    expect(created).toEqual({ id: expect.any(Number), name: 'Quant Desk', plan: 'tier2', rateLimitPerMinute: 250, usageLimit: 5_000_000_000, createdAt: expect.any(Date) });
+    const created = await repository.create(dataSource, {
+      name: 'Quant Desk',
+      plan: 'tier2',
+      rateLimitPerMinute: 250,
+      usageLimit: 5_000_000_000,
+    });
+    expect(created).toEqual({
+      id: expect.any(Number),
+      name: 'Quant Desk',
+      plan: 'tier2',
+      rateLimitPerMinute: 250,
+      usageLimit: 5_000_000_000,
+      createdAt: expect.any(Date),
+    });
     expect(created.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1_000);
     expect(created.createdAt.getTime()).toBeLessThanOrEqual(Date.now() + 1_000);
     expect(await repository.findById(dataSource, created.id)).toEqual(created);
@@ -31,7 +43,7 @@ describe('ConsumerRepository', () => {
     const created = await dataSource.transaction((q) => repository.create(q, { name: 'Free rider', plan: 'free' }));
     expect(created).toMatchObject({ name: 'Free rider', plan: 'free', rateLimitPerMinute: null, usageLimit: null });
     expect(await repository.findById(dataSource, created.id)).toEqual(created);
-    expect((await dataSource.query(`SELECT rate_limit_per_minute, usage_limit FROM consumers WHERE id = $1`, [created.id]))).toEqual([
+    expect(await dataSource.query(`SELECT rate_limit_per_minute, usage_limit FROM consumers WHERE id = $1`, [created.id])).toEqual([
       { rate_limit_per_minute: null, usage_limit: null },
     ]);
   });

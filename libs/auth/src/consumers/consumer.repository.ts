@@ -37,7 +37,10 @@ function toRow(r: ConsumerRecord): ConsumerRow {
 @Injectable()
 export class ConsumerRepository {
   /** Custom limits left out mean the plan's own (stored as null). */
-  async create(q: SqlRunner, input: { name: string; plan: PlanId; rateLimitPerMinute?: number; usageLimit?: number }): Promise<ConsumerRow> {
+  async create(
+    q: SqlRunner,
+    input: { name: string; plan: PlanId; rateLimitPerMinute?: number; usageLimit?: number },
+  ): Promise<ConsumerRow> {
     const rows: ConsumerRecord[] = await q.query(
       `INSERT INTO consumers (name, plan, rate_limit_per_minute, usage_limit) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
       [input.name, input.plan, input.rateLimitPerMinute ?? null, input.usageLimit ?? null],

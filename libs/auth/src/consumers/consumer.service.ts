@@ -30,7 +30,8 @@ export class ConsumerService {
     const plan = input.plan;
     if (!isPlanId(plan)) throw new InvalidInputError('plan', `plan must be one of ${PLAN_IDS.join(', ')}`);
     for (const [field, value] of Object.entries({ rateLimitPerMinute: input.rateLimitPerMinute, usageLimit: input.usageLimit })) {
-      if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0)) throw new InvalidInputError(field, `${field} must be a positive integer`);
+      if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0))
+        throw new InvalidInputError(field, `${field} must be a positive integer`);
     }
     // One transaction: a failure between the two never leaves an account without a token.
     return this.dataSource.transaction(async (q) => {
@@ -40,7 +41,10 @@ export class ConsumerService {
     });
   }
 
-  async issueToken(consumerId: number, options: { label?: string; expiresInSeconds?: number } = {}): Promise<IssuedToken & { consumerId: number }> {
+  async issueToken(
+    consumerId: number,
+    options: { label?: string; expiresInSeconds?: number } = {},
+  ): Promise<IssuedToken & { consumerId: number }> {
     await this.limitsOf(consumerId);
     return { consumerId, ...(await this.tokens.issue(consumerId, options)) };
   }

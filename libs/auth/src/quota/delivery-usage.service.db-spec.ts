@@ -26,8 +26,16 @@ describe('DeliveryUsageService on real Postgres and Redis', () => {
     await resetRedis(config.REDIS_URL, config.REDIS_PREFIX);
     dataSource = await new DataSource(dataSourceOptions(config.DATABASE_URL)).initialize();
     redis = new Redis(config.REDIS_URL);
-    service = new DeliveryUsageService(redis, keys, dataSource, new UsageRepository(), new ConsumerDirectoryService(dataSource, new ConsumerRepository()));
-    [{ id: consumer }] = await dataSource.query(`INSERT INTO consumers (name, plan, usage_limit) VALUES ('alice', 'tier1', 5) RETURNING id`);
+    service = new DeliveryUsageService(
+      redis,
+      keys,
+      dataSource,
+      new UsageRepository(),
+      new ConsumerDirectoryService(dataSource, new ConsumerRepository()),
+    );
+    [{ id: consumer }] = await dataSource.query(
+      `INSERT INTO consumers (name, plan, usage_limit) VALUES ('alice', 'tier1', 5) RETURNING id`,
+    );
     // Three tokens already spent this period (by requests), known only to Postgres: Redis has lost its counter.
     await new UsageRepository().add(dataSource, [{ consumerId: consumer, periodStart: period.start, count: 3 }]);
   });

@@ -102,7 +102,12 @@ export class DeliveryUsageService {
 
   /** Gives back a reservation whose attempt did not deliver. */
   async release(consumerId: number, periodStart: Date): Promise<void> {
-    await (this.redis as unknown as Scripted).twSettleUsage(this.counterKey(consumerId, periodStart), this.reservedKey(consumerId, periodStart), 1, 0);
+    await (this.redis as unknown as Scripted).twSettleUsage(
+      this.counterKey(consumerId, periodStart),
+      this.reservedKey(consumerId, periodStart),
+      1,
+      0,
+    );
   }
 
   /** Writes the charges in the caller's transaction (with the rows that record them as charged). */
@@ -124,6 +129,7 @@ export class DeliveryUsageService {
   /** After `charge` committed: the reserved tokens become spent in Redis. */
   async settle(increments: ReadonlyArray<{ consumerId: number; periodStart: Date; count: number }>): Promise<void> {
     const scripted = this.redis as unknown as Scripted;
-    for (const i of increments) await scripted.twSettleUsage(this.counterKey(i.consumerId, i.periodStart), this.reservedKey(i.consumerId, i.periodStart), i.count, 1);
+    for (const i of increments)
+      await scripted.twSettleUsage(this.counterKey(i.consumerId, i.periodStart), this.reservedKey(i.consumerId, i.periodStart), i.count, 1);
   }
 }

@@ -37,7 +37,7 @@ describe('SharedCounter on a real Redis', () => {
     for (let i = 0; i < 600; i++) if ((await resolve(first.hit(key('large'), limit, expiresAt()))).allowed) admitted++;
     await first.flush();
     expect(Number(await redis.get(key('large')))).toBe(600);
-    for (let i = 0; i < 600; i++) if ((await resolve(((i % 2) ? first : second).hit(key('large'), limit, expiresAt()))).allowed) admitted++;
+    for (let i = 0; i < 600; i++) if ((await resolve((i % 2 ? first : second).hit(key('large'), limit, expiresAt()))).allowed) admitted++;
     await first.flush();
     await second.flush();
     expect(admitted).toBe(1000);

@@ -16,7 +16,9 @@ beforeAll(async () => {
   const config = useTestEnvironment();
   await resetDatabase(config.DATABASE_URL);
   dataSource = await new DataSource(dataSourceOptions(config.DATABASE_URL)).initialize();
-  [{ id: alice }, { id: bob }] = await dataSource.query(`INSERT INTO consumers (name, plan) VALUES ('alice', 'tier1'), ('bob', 'free') RETURNING id`);
+  [{ id: alice }, { id: bob }] = await dataSource.query(
+    `INSERT INTO consumers (name, plan) VALUES ('alice', 'tier1'), ('bob', 'free') RETURNING id`,
+  );
 });
 afterAll(async () => {
   await dataSource?.destroy();

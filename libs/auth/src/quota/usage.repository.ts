@@ -26,10 +26,10 @@ export class UsageRepository {
   }
 
   async used(q: SqlRunner, consumerId: number, periodStart: Date): Promise<number> {
-    const rows: Array<{ used: string }> = await q.query(
-      `SELECT used FROM usage WHERE consumer_id = $1 AND period_start = $2`,
-      [consumerId, periodStart.toISOString()],
-    );
+    const rows: Array<{ used: string }> = await q.query(`SELECT used FROM usage WHERE consumer_id = $1 AND period_start = $2`, [
+      consumerId,
+      periodStart.toISOString(),
+    ]);
     return rows.length ? Number(rows[0]!.used) : 0;
   }
 }

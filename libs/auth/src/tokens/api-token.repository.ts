@@ -30,7 +30,10 @@ function toRow(r: ApiTokenRecord): ApiTokenRow {
 /** Issued JWTs by their `jti`; the token itself is never stored. */
 @Injectable()
 export class ApiTokenRepository {
-  async insert(q: SqlRunner, token: { id: string; consumerId: number; label: string | null; expiresAt: Date | null }): Promise<ApiTokenRow> {
+  async insert(
+    q: SqlRunner,
+    token: { id: string; consumerId: number; label: string | null; expiresAt: Date | null },
+  ): Promise<ApiTokenRow> {
     const rows: ApiTokenRecord[] = await q.query(
       `INSERT INTO api_tokens (id, consumer_id, label, expires_at) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
       [token.id, token.consumerId, token.label, token.expiresAt?.toISOString() ?? null],

@@ -32,7 +32,10 @@ export class RevokedTokensService implements OnModuleInit, OnApplicationShutdown
     this.subscriber.on('error', (error: Error) => this.logger.warn(`revocation subscriber: ${error.message}`));
     await this.subscriber.subscribe(revocationChannel(this.keys));
     await this.reload();
-    this.timer = setInterval(() => void this.reload().catch((e: Error) => this.logger.warn(`revocation reload: ${e.message}`)), FULL_RELOAD_MS);
+    this.timer = setInterval(
+      () => void this.reload().catch((e: Error) => this.logger.warn(`revocation reload: ${e.message}`)),
+      FULL_RELOAD_MS,
+    );
     this.timer.unref();
   }
 

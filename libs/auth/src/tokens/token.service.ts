@@ -26,7 +26,11 @@ export class TokenService {
   ) {}
 
   /** Stores the token's record through `q` (a caller's transaction, or the pool) and signs it. */
-  async issue(consumerId: number, options: { label?: string; expiresInSeconds?: number } = {}, q: SqlRunner = this.dataSource): Promise<IssuedToken> {
+  async issue(
+    consumerId: number,
+    options: { label?: string; expiresInSeconds?: number } = {},
+    q: SqlRunner = this.dataSource,
+  ): Promise<IssuedToken> {
     const tokenId = randomUUID();
     const expiresAt = options.expiresInSeconds ? new Date(Date.now() + options.expiresInSeconds * 1000) : null;
     await this.tokens.insert(q, { id: tokenId, consumerId, label: options.label ?? null, expiresAt });

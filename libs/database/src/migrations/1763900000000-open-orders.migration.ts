@@ -64,7 +64,9 @@ export class OpenOrders1763900000000 implements MigrationInterface {
     await q.query(`CREATE INDEX open_order_intervals_current_page_idx ON open_order_intervals_current (address, oid, valid_from)`);
     await q.query(`CREATE INDEX open_order_intervals_current_coin_idx ON open_order_intervals_current (coin, address, oid, valid_from)`);
     await q.query(`CREATE INDEX open_order_intervals_closed_key_idx ON open_order_intervals_closed (address, oid, valid_to, valid_from)`);
-    await q.query(`CREATE INDEX open_order_intervals_closed_coin_idx ON open_order_intervals_closed (coin, address, oid, valid_to, valid_from)`);
+    await q.query(
+      `CREATE INDEX open_order_intervals_closed_coin_idx ON open_order_intervals_closed (coin, address, oid, valid_to, valid_from)`,
+    );
     // Retention deletes by valid_to at every snapshot; recent snapshots read the few versions closed since.
     await q.query(`CREATE INDEX open_order_intervals_closed_valid_to_idx ON open_order_intervals_closed (valid_to)`);
     await q.query(`CREATE INDEX open_order_intervals_oid_idx ON open_order_intervals (oid)`);

@@ -140,7 +140,15 @@ export class MarketState1764000000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['holder_history', 'wallets_equity_history', 'market_snapshots', 'cohort_position_snapshots', 'positions', 'wallets', 'state_updates']) {
+    for (const table of [
+      'holder_history',
+      'wallets_equity_history',
+      'market_snapshots',
+      'cohort_position_snapshots',
+      'positions',
+      'wallets',
+      'state_updates',
+    ]) {
       await q.query(`DROP TABLE ${table}`);
     }
   }

@@ -33,7 +33,12 @@ export class WalletsList1764800000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const index of ['wallets_pnl_segment_idx', 'wallets_size_segment_idx', 'wallets_open_positions_idx', 'wallets_earliest_activity_idx']) {
+    for (const index of [
+      'wallets_pnl_segment_idx',
+      'wallets_size_segment_idx',
+      'wallets_open_positions_idx',
+      'wallets_earliest_activity_idx',
+    ]) {
       await q.query(`DROP INDEX ${index}`);
     }
   }

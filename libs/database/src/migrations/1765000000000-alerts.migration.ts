@@ -71,12 +71,16 @@ export class Alerts1765000000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
     // An endpoint's log, newest first (keyset on created_at, delivery_id).
-    await q.query(`CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (webhook_endpoint_id, created_at DESC, delivery_id DESC)`);
+    await q.query(
+      `CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (webhook_endpoint_id, created_at DESC, delivery_id DESC)`,
+    );
     // What the reconciler scans: rows still owed an attempt, and rows held for a reason that lifts by itself.
     await q.query(`CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status IN ('pending', 'held')`);
     // Deliveries whose usage token is not yet counted: the charge is written in batches after the
     // delivered transition, and a crash in between leaves the row here for the next pass.
-    await q.query(`CREATE INDEX webhook_deliveries_uncharged_idx ON webhook_deliveries (delivered_at) WHERE status = 'delivered' AND NOT usage_charged`);
+    await q.query(
+      `CREATE INDEX webhook_deliveries_uncharged_idx ON webhook_deliveries (delivered_at) WHERE status = 'delivered' AND NOT usage_charged`,
+    );
     await q.query(`
       CREATE TABLE webhook_delivery_attempts (
         id bigserial PRIMARY KEY,

@@ -24,7 +24,9 @@ export class CohortPrecomputed1765110000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE cohort_position_snapshots ADD COLUMN value_near_liquidation numeric`);
-    await q.query(`CREATE INDEX cohort_position_snapshots_time_cohort_idx ON cohort_position_snapshots (created_at, timeframe, segment_id)`);
+    await q.query(
+      `CREATE INDEX cohort_position_snapshots_time_cohort_idx ON cohort_position_snapshots (created_at, timeframe, segment_id)`,
+    );
     await q.query(`DROP INDEX cohort_position_snapshots_time_idx`);
     await q.query(`
       CREATE TABLE cohort_summary_snapshots (

@@ -31,8 +31,14 @@ export class WalletRankings1765300000000 implements MigrationInterface {
     const [{ latest }]: Array<{ latest: Date | null }> = await q.query(`SELECT max(state_time) AS latest FROM state_updates`);
     if (latest === null) return;
     const rankings: Array<[column: string, nullable: boolean]> = [
-      ['total_equity', false], ['perp_pnl', false], ['perp_equity', false], ['open_value', false], ['sum_upnl', false],
-      ['perp_bias', true], ['closest_liq_progress', true], ['exposure_ratio', true],
+      ['total_equity', false],
+      ['perp_pnl', false],
+      ['perp_equity', false],
+      ['open_value', false],
+      ['sum_upnl', false],
+      ['perp_bias', true],
+      ['closest_liq_progress', true],
+      ['exposure_ratio', true],
     ];
     for (const [column, nullable] of rankings) {
       for (const direction of nullable ? ['DESC', 'ASC'] : ['DESC']) {

@@ -19,7 +19,11 @@ beforeAll(async () => {
   ({ dataSource } = await openFactsDatabase(config.DATABASE_URL));
   const writer = await startedWriter(dataSource, MarketStateWriter);
   const wallets = (hour: number) => [
-    walletState(address(1), { perpEquity: '300', allTimePnl: '-20000', positions: [positionState('BTC', { positionValue: '170', liquidationPx: '80', unrealizedPnl: '-30' })] }),
+    walletState(address(1), {
+      perpEquity: '300',
+      allTimePnl: '-20000',
+      positions: [positionState('BTC', { positionValue: '170', liquidationPx: '80', unrealizedPnl: '-30' })],
+    }),
     walletState(address(2), {
       perpEquity: '60000',
       allTimePnl: '150000',
@@ -28,7 +32,9 @@ beforeAll(async () => {
         positionState('ETH', { szi: '3', positionValue: '297', liquidationPx: '50' }),
       ],
     }),
-    ...(hour > 30 ? [walletState(address(3), { perpEquity: '900', positions: [positionState('ETH', { positionValue: '100.5', unrealizedPnl: '4' })] })] : []),
+    ...(hour > 30
+      ? [walletState(address(3), { perpEquity: '900', positions: [positionState('ETH', { positionValue: '100.5', unrealizedPnl: '4' })] })]
+      : []),
   ];
   await writer.apply(exchangeState(1, T - 48 * HOUR, wallets(0)));
   await writer.apply(exchangeState(2, T, wallets(48)));
@@ -39,7 +45,9 @@ afterAll(async () => {
 });
 
 const latest = async () => ({
-  summaries: await dataSource.query(`SELECT * FROM cohort_summary_snapshots WHERE created_at = $1 ORDER BY segment_id, position_age`, [new Date(T)]),
+  summaries: await dataSource.query(`SELECT * FROM cohort_summary_snapshots WHERE created_at = $1 ORDER BY segment_id, position_age`, [
+    new Date(T),
+  ]),
   near: await dataSource.query(
     `SELECT coin, segment_id, timeframe, value_near_liquidation::text FROM cohort_position_snapshots WHERE created_at = $1 ORDER BY coin, segment_id, timeframe`,
     [new Date(T)],
@@ -62,9 +70,14 @@ describe('migration 1765110000000 on a database with state updates', () => {
     }
     expect(await latest()).toEqual(written);
     // The earlier update had no such figures before the migration: none are made up for it.
-    expect(await dataSource.query(`SELECT count(*)::int AS n FROM cohort_summary_snapshots WHERE created_at < $1`, [new Date(T)])).toEqual([{ n: 0 }]);
+    expect(await dataSource.query(`SELECT count(*)::int AS n FROM cohort_summary_snapshots WHERE created_at < $1`, [new Date(T)])).toEqual([
+      { n: 0 },
+    ]);
     expect(
-      await dataSource.query(`SELECT count(*)::int AS n FROM cohort_position_snapshots WHERE created_at < $1 AND value_near_liquidation IS NOT NULL`, [new Date(T)]),
+      await dataSource.query(
+        `SELECT count(*)::int AS n FROM cohort_position_snapshots WHERE created_at < $1 AND value_near_liquidation IS NOT NULL`,
+        [new Date(T)],
+      ),
     ).toEqual([{ n: 0 }]);
   });
 });

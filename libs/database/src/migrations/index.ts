@@ -19,4 +19,24 @@ import { WalletPnlPeriods1765310000000 } from './1765310000000-wallet-pnl-period
 import { ReadVersions1765400000000 } from './1765400000000-read-versions.migration.js';
 
 /** In the order they run; a new migration is appended here. */
-export const MIGRATIONS = [Foundation1763700000000, ExchangeFacts1763800000000, MarketState1764000000000, FillProjections1763950000000, OpenOrders1763900000000, FillsByWalletMarket1764100000000, LiquidationFills1764200000000, PositionsHistory1764400000000, PositionSizeSnapshots1764500000000, PositionMetrics1764300000000, WalletPnlHistory1764700000000, WalletsList1764800000000, Favorites1764900000000, AnalyticsIndexes1764600000000, Alerts1765000000000, CohortPrecomputed1765110000000, WalletRankings1765300000000, WalletPnlPeriods1765310000000, ReadVersions1765400000000];
+export const MIGRATIONS = [
+  Foundation1763700000000,
+  ExchangeFacts1763800000000,
+  MarketState1764000000000,
+  FillProjections1763950000000,
+  OpenOrders1763900000000,
+  FillsByWalletMarket1764100000000,
+  LiquidationFills1764200000000,
+  PositionsHistory1764400000000,
+  PositionSizeSnapshots1764500000000,
+  PositionMetrics1764300000000,
+  WalletPnlHistory1764700000000,
+  WalletsList1764800000000,
+  Favorites1764900000000,
+  AnalyticsIndexes1764600000000,
+  Alerts1765000000000,
+  CohortPrecomputed1765110000000,
+  WalletRankings1765300000000,
+  WalletPnlPeriods1765310000000,
+  ReadVersions1765400000000,
+];

@@ -29,7 +29,8 @@ export class BulkInsert<R> {
       if (!name || !type || rest.length > 0) throw new Error(`BulkInsert ${table}: "${column.trim()}" is not "name type"`);
       return { name, type };
     });
-    for (const name of Object.keys(select)) if (!parsed.some((c) => c.name === name)) throw new Error(`BulkInsert ${table}: select for unknown column ${name}`);
+    for (const name of Object.keys(select))
+      if (!parsed.some((c) => c.name === name)) throw new Error(`BulkInsert ${table}: select for unknown column ${name}`);
     this.columnNames = parsed.map((c) => c.name);
     const names = this.columnNames.join(', ');
     const arrays = parsed.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ');

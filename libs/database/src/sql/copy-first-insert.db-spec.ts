@@ -19,7 +19,9 @@ beforeAll(async () => {
   await resetDatabase(config.DATABASE_URL);
   dataSource = await new DataSource(dataSourceOptions(config.DATABASE_URL)).initialize();
   await dataSource.query(`DROP TABLE IF EXISTS copy_first_rows`);
-  await dataSource.query(`CREATE TABLE copy_first_rows (id int PRIMARY KEY, label text NOT NULL, amount numeric NOT NULL CHECK (amount >= 0))`);
+  await dataSource.query(
+    `CREATE TABLE copy_first_rows (id int PRIMARY KEY, label text NOT NULL, amount numeric NOT NULL CHECK (amount >= 0))`,
+  );
 });
 
 afterAll(async () => {
@@ -27,7 +29,12 @@ afterAll(async () => {
   await dataSource?.destroy();
 });
 
-const insert = new BulkInsert<Row>('copy_first_rows', 'id int, label text, amount numeric', (r) => [r.id, r.label, r.amount], '(id) DO NOTHING');
+const insert = new BulkInsert<Row>(
+  'copy_first_rows',
+  'id int, label text, amount numeric',
+  (r) => [r.id, r.label, r.amount],
+  '(id) DO NOTHING',
+);
 const store = new CopyFirstInsert(insert, (r: Row) => `${r.id}\t${copyText(r.label)}\t${r.amount}\n`);
 const stored = () => dataSource.query(`SELECT id, label, amount::text FROM copy_first_rows ORDER BY id`);
 
@@ -65,9 +72,14 @@ describe('CopyFirstInsert', () => {
   });
 
   it('lets any other error through and stores nothing of the batch', async () => {
-    await expect(dataSource.transaction((q) => store.run(q, [{ id: 20, label: 'ok', amount: '1' }, { id: 21, label: 'negative', amount: '-1' }]))).rejects.toThrow(
-      'copy_first_rows_amount_check',
-    );
+    await expect(
+      dataSource.transaction((q) =>
+        store.run(q, [
+          { id: 20, label: 'ok', amount: '1' },
+          { id: 21, label: 'negative', amount: '-1' },
+        ]),
+      ),
+    ).rejects.toThrow('copy_first_rows_amount_check');
     expect(await dataSource.query(`SELECT count(*)::int AS n FROM copy_first_rows WHERE id >= 20`)).toEqual([{ n: 0 }]);
     expect(await dataSource.transaction((q) => store.run(q, []))).toBe(0);
   });

@@ -20,7 +20,14 @@ const ROWS: Array<{ id: number; amount: string; at: string; label: string | null
   { id: 8, amount: '0.30000000000000001665', at: '2038-01-19T03:14:08.001Z', label: 'y' },
 ];
 
-const FIELDS = { id: 'id', amount: jsonDecimal('amount'), at: jsonIsoTime('at'), label: 'label', fixed: `'perp'`, missing: jsonDecimal('NULL::numeric') };
+const FIELDS = {
+  id: 'id',
+  amount: jsonDecimal('amount'),
+  at: jsonIsoTime('at'),
+  label: 'label',
+  fixed: `'perp'`,
+  missing: jsonDecimal('NULL::numeric'),
+};
 
 let dataSource: DataSource;
 /** Each row as the services built it before: stored text through Number() and isoTime(epochMs). */
@@ -41,7 +48,12 @@ beforeAll(async () => {
   const stored: Array<{ id: number; amount: string; at_ms: string; label: string | null }> = await dataSource.query(
     `SELECT id, amount::text AS amount, ${epochMs('at')} AS at_ms, label FROM json_rows`,
   );
-  expected = new Map(stored.map((r) => [r.id, { id: r.id, amount: Number(r.amount), at: isoTime(Number(r.at_ms)), label: r.label, fixed: 'perp', missing: null }]));
+  expected = new Map(
+    stored.map((r) => [
+      r.id,
+      { id: r.id, amount: Number(r.amount), at: isoTime(Number(r.at_ms)), label: r.label, fixed: 'perp', missing: null },
+    ]),
+  );
 });
 
 afterAll(async () => {
@@ -51,7 +63,13 @@ afterAll(async () => {
 
 const page = (limit: number, after: number | null = null) => {
   const list = new ListQuery().where('amount <> ?', -1).after(['id'], after === null ? null : [after], 'desc');
-  return jsonKeysetPage(dataSource, { rows: `SELECT * FROM json_rows WHERE ${list.condition} ORDER BY id DESC`, params: list.params, limit, fields: FIELDS, keys: ['id', `'k' || id`] });
+  return jsonKeysetPage(dataSource, {
+    rows: `SELECT * FROM json_rows WHERE ${list.condition} ORDER BY id DESC`,
+    params: list.params,
+    limit,
+    fields: FIELDS,
+    keys: ['id', `'k' || id`],
+  });
 };
 
 describe('jsonKeysetPage', () => {
@@ -86,9 +104,16 @@ describe('jsonKeysetPage', () => {
   it('renders a page of arrays when given a list of expressions', async () => {
     const list = new ListQuery().after(['id'], [5], 'desc');
     const { json, next } = await jsonKeysetPage(dataSource, {
-      rows: `SELECT * FROM json_rows WHERE ${list.condition} ORDER BY id DESC`, params: list.params, limit: 2, fields: ['id', jsonDecimal('amount')], keys: ['id'],
+      rows: `SELECT * FROM json_rows WHERE ${list.condition} ORDER BY id DESC`,
+      params: list.params,
+      limit: 2,
+      fields: ['id', jsonDecimal('amount')],
+      keys: ['id'],
     });
-    expect(JSON.parse(json.text)).toEqual([[4, 1e-8], [3, -1234.56]]);
+    expect(JSON.parse(json.text)).toEqual([
+      [4, 1e-8],
+      [3, -1234.56],
+    ]);
     expect(next).toEqual([3]);
   });
 
@@ -101,20 +126,34 @@ describe('jsonKeysetPage', () => {
 
   it('refuses a limit below 1, a page without keys, and a field name that would need quoting', async () => {
     await expect(page(0)).rejects.toThrow('limit must be a positive integer');
-    await expect(jsonKeysetPage(dataSource, { rows: 'SELECT * FROM json_rows', params: [], limit: 1, fields: FIELDS, keys: [] })).rejects.toThrow('at least one key');
+    await expect(
+      jsonKeysetPage(dataSource, { rows: 'SELECT * FROM json_rows', params: [], limit: 1, fields: FIELDS, keys: [] }),
+    ).rejects.toThrow('at least one key');
     expect(() => jsonSelectList({ 'a"b': 'id' })).toThrow('"a"b" is not a plain field name');
   });
 });
 
 describe('jsonRows', () => {
   it('renders a whole query in its order', async () => {
-    const json = await jsonRows(dataSource, `SELECT * FROM json_rows WHERE id <= $1 ORDER BY amount`, [3], { id: 'id', amount: jsonDecimal('amount') });
-    expect(JSON.parse(json.text)).toEqual([{ id: 3, amount: -1234.56 }, { id: 1, amount: 0.1 }, { id: 2, amount: 60000.5 }]);
+    const json = await jsonRows(dataSource, `SELECT * FROM json_rows WHERE id <= $1 ORDER BY amount`, [3], {
+      id: 'id',
+      amount: jsonDecimal('amount'),
+    });
+    expect(JSON.parse(json.text)).toEqual([
+      { id: 3, amount: -1234.56 },
+      { id: 1, amount: 0.1 },
+      { id: 2, amount: 60000.5 },
+    ]);
     expect((await jsonRows(dataSource, `SELECT * FROM json_rows WHERE false`, [], { id: 'id' })).text).toBe('[]');
   });
 
   it('renders each row as an array when given a list of expressions (columnar data)', async () => {
-    const json = await jsonRows(dataSource, `SELECT * FROM json_rows WHERE id IN (2, 4) ORDER BY id`, [], ['label', jsonIsoTime('at'), jsonDecimal('amount')]);
+    const json = await jsonRows(
+      dataSource,
+      `SELECT * FROM json_rows WHERE id IN (2, 4) ORDER BY id`,
+      [],
+      ['label', jsonIsoTime('at'), jsonDecimal('amount')],
+    );
     expect(JSON.parse(json.text)).toEqual([
       [ROWS[1]!.label, '2026-06-28T08:03:00.123Z', 60000.5],
       [null, '2000-01-01T00:00:00.000Z', 1e-8],

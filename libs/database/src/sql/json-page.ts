@@ -50,7 +50,12 @@ const isExpressionList = (fields: JsonFields | readonly string[]): fields is rea
  * (a whole SELECT, in the order the array must have), each row an object, or an array when `fields` is
  * a list of expressions. For lists that are not keyset pages.
  */
-export async function jsonRows(q: SqlRunner, rows: string, params: readonly unknown[], fields: JsonFields | readonly string[]): Promise<JsonText> {
+export async function jsonRows(
+  q: SqlRunner,
+  rows: string,
+  params: readonly unknown[],
+  fields: JsonFields | readonly string[],
+): Promise<JsonText> {
   const result: Array<{ json: string }> = await q.query(`SELECT (${jsonArraySql(fields, `(${rows}) source`)}) AS json`, [...params]);
   return new JsonText(result[0]!.json);
 }
@@ -94,7 +99,8 @@ export interface JsonKeysetPage {
  *   return JsonText.object({ fills: page.json, nextCursor: page.next && codec.encode(LIST, page.next) });
  */
 export async function jsonKeysetPage(q: SqlRunner, query: JsonKeysetPageQuery): Promise<JsonKeysetPage> {
-  if (!Number.isInteger(query.limit) || query.limit < 1) throw new Error(`jsonKeysetPage: limit must be a positive integer, got ${query.limit}`);
+  if (!Number.isInteger(query.limit) || query.limit < 1)
+    throw new Error(`jsonKeysetPage: limit must be a positive integer, got ${query.limit}`);
   if (query.keys.length === 0) throw new Error('jsonKeysetPage: a keyset page needs at least one key');
   const limit = `$${query.params.length + 1}::int`;
   const result: Array<{ json: string; rows: number; last_keys: string | null }> = await q.query(

@@ -31,9 +31,14 @@ describe('KeysetCursorCodec', () => {
       }
       expect(error).toBeInstanceOf(InvalidCursorError);
       expect(error).toBeInstanceOf(InvalidInputError);
-      expect(error).toMatchObject({ field: 'nextCursor', message: `nextCursor is not a cursor this list issued (${reason}); start again without it` });
+      expect(error).toMatchObject({
+        field: 'nextCursor',
+        message: `nextCursor is not a cursor this list issued (${reason}); start again without it`,
+      });
     }
-    expect(() => new KeysetCursorCodec('secret-two').decode('closed-trades', cursor, ['number', 'string'] as const)).toThrow(InvalidCursorError);
+    expect(() => new KeysetCursorCodec('secret-two').decode('closed-trades', cursor, ['number', 'string'] as const)).toThrow(
+      InvalidCursorError,
+    );
   });
 
   it('refuses a genuine cursor whose keys are not the shape the list expects', () => {

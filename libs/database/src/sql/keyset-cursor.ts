@@ -40,14 +40,16 @@ export class KeysetCursorCodec {
     const payload = cursor.slice(0, dot);
     const signature = Buffer.from(cursor.slice(dot + 1), 'base64url');
     const expected = this.sign(list, payload);
-    if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw new InvalidCursorError('signature does not match');
+    if (signature.length !== expected.length || !timingSafeEqual(signature, expected))
+      throw new InvalidCursorError('signature does not match');
     let keys: unknown;
     try {
       keys = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     } catch {
       throw new InvalidCursorError('malformed');
     }
-    if (!Array.isArray(keys) || keys.length !== kinds.length || keys.some((k, i) => typeof k !== kinds[i])) throw new InvalidCursorError('wrong shape');
+    if (!Array.isArray(keys) || keys.length !== kinds.length || keys.some((k, i) => typeof k !== kinds[i]))
+      throw new InvalidCursorError('wrong shape');
     return keys as KeysOf<K>;
   }
 

@@ -10,9 +10,19 @@ describe('ListQuery', () => {
       .where('coin = ? OR coin = ?', 'BTC', "x'; DROP TABLE fills; --")
       .after(['close_time', 'hash'], ['2026-01-01T00:00:00.000Z', '0xh'], 'desc');
     const limit = list.param(101);
-    expect(list.condition).toBe('(address = $1) AND (close_time >= $2::timestamptz) AND (coin = $3 OR coin = $4) AND (close_time, hash) < ($5, $6)');
+    expect(list.condition).toBe(
+      '(address = $1) AND (close_time >= $2::timestamptz) AND (coin = $3 OR coin = $4) AND (close_time, hash) < ($5, $6)',
+    );
     expect(limit).toBe('$7');
-    expect(list.params).toEqual(['0xabc', '1970-01-01T00:00:01.000Z', 'BTC', "x'; DROP TABLE fills; --", '2026-01-01T00:00:00.000Z', '0xh', 101]);
+    expect(list.params).toEqual([
+      '0xabc',
+      '1970-01-01T00:00:01.000Z',
+      'BTC',
+      "x'; DROP TABLE fills; --",
+      '2026-01-01T00:00:00.000Z',
+      '0xh',
+      101,
+    ]);
   });
 
   it('reads forward after the cursor row for ascending lists, and adds nothing without a cursor', () => {

@@ -19,7 +19,8 @@ export class ListQuery {
   /** A condition; each `?` takes the next of `values`. Parenthesised, so an OR inside stays inside. */
   where(condition: string, ...values: unknown[]): this {
     const parts = condition.split('?');
-    if (parts.length - 1 !== values.length) throw new Error(`ListQuery: ${parts.length - 1} placeholders for ${values.length} values in "${condition}"`);
+    if (parts.length - 1 !== values.length)
+      throw new Error(`ListQuery: ${parts.length - 1} placeholders for ${values.length} values in "${condition}"`);
     this.conditions.push(`(${parts.reduce((sql, part, i) => sql + this.param(values[i - 1]) + part)})`);
     return this;
   }

@@ -4,5 +4,7 @@
  * caller decides which transaction the statement belongs to.
  */
 export interface SqlRunner {
+  // TypeORM's own query() is typed so; each repository names the row type it reads.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   query(sql: string, parameters?: unknown[]): Promise<any>;
 }

@@ -38,8 +38,25 @@ function readFillFields(value: unknown, path: string): InfoFill {
   const builderFee = o.optionalDecimal('builderFee');
   const liquidation = readLiquidation(o.optionalObject('liquidation'));
   return {
-    coin, px, sz, side, time, startPosition, dir, closedPnl, hash, oid, crossed, fee,
-    cloid, feeToken, twapId, builder, builderFee, liquidation, tid,
+    coin,
+    px,
+    sz,
+    side,
+    time,
+    startPosition,
+    dir,
+    closedPnl,
+    hash,
+    oid,
+    crossed,
+    fee,
+    cloid,
+    feeToken,
+    twapId,
+    builder,
+    builderFee,
+    liquidation,
+    tid,
   };
 }
 

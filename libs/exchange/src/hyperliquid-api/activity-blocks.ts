@@ -40,7 +40,13 @@ function ledgerUsers(address: string, update: LedgerUpdate): string[] {
  * when this process received the event.
  */
 export function activityBlocks(address: string, activity: UserActivity, receivedAtMs: number): ApiBlock[] {
-  const header = (time: number) => ({ blockNumber: time, blockTime: iso(time), blockTimeMs: time, localTime: iso(receivedAtMs), localTimeMs: receivedAtMs });
+  const header = (time: number) => ({
+    blockNumber: time,
+    blockTime: iso(time),
+    blockTimeMs: time,
+    localTime: iso(receivedAtMs),
+    localTimeMs: receivedAtMs,
+  });
   const blocks: ApiBlock[] = [];
 
   for (const [time, fills] of byTime(activity.fills, (fill) => fill.time)) {
@@ -81,7 +87,15 @@ export function activityBlocks(address: string, activity: UserActivity, received
     blocks.push({
       stream: 'node_twap_statuses_by_block',
       ...header(time),
-      events: twaps.map(({ twapId, state, status, description }, index) => ({ index, time: iso(time), timeMs: time, twapId, state, status, description })),
+      events: twaps.map(({ twapId, state, status, description }, index) => ({
+        index,
+        time: iso(time),
+        timeMs: time,
+        twapId,
+        state,
+        status,
+        description,
+      })),
     });
   }
 

@@ -5,7 +5,8 @@ import { HyperliquidApiFeed, type HyperliquidApiFeedOptions } from './hyperliqui
 import type { AddressStateChange, ApiFeedBlock } from './hyperliquid-api.types.js';
 
 const ALICE = '0x2ba553d9f990a3b66b03b2dc0d030dfc1c061036';
-const TWAP_STATE = (fixtureJson('node_twap_statuses_by_block.json') as { events: Array<{ state: Record<string, unknown> }> }).events[0]!.state;
+const TWAP_STATE = (fixtureJson('node_twap_statuses_by_block.json') as { events: Array<{ state: Record<string, unknown> }> }).events[0]!
+  .state;
 const FILLS = fixtureFills();
 const LAST_MS = Math.max(...FILLS.map((f) => f['time'] as number));
 const later = (tid: number, minutes: number) => ({ ...FILLS[0], tid, time: LAST_MS + minutes * 60_000 });
@@ -30,10 +31,12 @@ describe('HyperliquidApiFeed', () => {
     blocks.length = 0;
     server = await FakeHyperliquidServer.start({ userFillsByTime: 150 });
     server.loadFixtureHistory(ALICE);
-    server.account(ALICE).twaps.push(
-      { time: 1764867622, state: TWAP_STATE, status: { status: 'activated' }, twapId: 1430699 },
-      { time: 1764868222, state: TWAP_STATE, status: { status: 'terminated' }, twapId: 1430699 },
-    );
+    server
+      .account(ALICE)
+      .twaps.push(
+        { time: 1764867622, state: TWAP_STATE, status: { status: 'activated' }, twapId: 1430699 },
+        { time: 1764868222, state: TWAP_STATE, status: { status: 'terminated' }, twapId: 1430699 },
+      );
   });
 
   function startFeed(options: Partial<HyperliquidApiFeedOptions> = {}): void {
@@ -77,7 +80,10 @@ describe('HyperliquidApiFeed', () => {
     startFeed({ info: { retryBaseMs: 1, maxAttempts: 2 }, onStateChange: (change) => states.push(change) });
     await takeUntil('the recorded fills', () => feed.stateOf(ALICE) === 'live' && fillEvents().length === 500);
     expect(states.map((s) => s.state)).toEqual(['connecting', 'backfilling', 'reconnecting', 'connecting', 'backfilling', 'live']);
-    expect(states[2]).toMatchObject({ attempt: 1, reason: 'backfill failed: info userFillsByTime: HTTP 500 "server error" (gave up after 2 attempts)' });
+    expect(states[2]).toMatchObject({
+      attempt: 1,
+      reason: 'backfill failed: info userFillsByTime: HTTP 500 "server error" (gave up after 2 attempts)',
+    });
     // Two failed tries, one more on the new connection, then its backfill from the start: four pages of 150.
     const starts = server.infoRequests.filter((r) => r['type'] === 'userFillsByTime').map((r) => r['startTime']);
     expect(starts).toHaveLength(7);

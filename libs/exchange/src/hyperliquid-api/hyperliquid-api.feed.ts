@@ -84,7 +84,10 @@ export class HyperliquidApiFeed {
     this.pageLimits = { ...INFO_PAGE_LIMITS, ...options.pageLimits };
     this.overlapMs = options.backfillOverlapMs ?? 60_000;
     this.now = options.now ?? Date.now;
-    this.cursors = Object.fromEntries(API_STREAMS.map((stream) => [stream, { ...options.cursors?.[stream] }])) as Record<ApiStream, AddressCursors>;
+    this.cursors = Object.fromEntries(API_STREAMS.map((stream) => [stream, { ...options.cursors?.[stream] }])) as Record<
+      ApiStream,
+      AddressCursors
+    >;
     const sink = {
       accept: (address: string, activity: UserActivity) => this.accept(address, activity),
       report: (issue: ParseIssue) => this.report(issue),
@@ -154,7 +157,12 @@ export class HyperliquidApiFeed {
     let seen = this.seen.get(address);
     if (!seen) {
       const capacity = this.options.recentKeys ?? 10_000;
-      seen = { fills: new RecentKeys(capacity), fundings: new RecentKeys(capacity), ledger: new RecentKeys(capacity), twaps: new RecentKeys(capacity) };
+      seen = {
+        fills: new RecentKeys(capacity),
+        fundings: new RecentKeys(capacity),
+        ledger: new RecentKeys(capacity),
+        twaps: new RecentKeys(capacity),
+      };
       this.seen.set(address, seen);
     }
     const { fills, fundings, ledger, twaps } = seen;
@@ -162,7 +170,9 @@ export class HyperliquidApiFeed {
     return {
       fills: activity.fills.filter((fill) => fills.add(String(fill.tid))),
       fundings: activity.fundings.filter((funding) => fundings.add(`${funding.coin}|${funding.time}`)),
-      ledger: activity.ledger.filter((update) => ledger.add(`${update.hash}|${update.delta.type === 'unknown' ? update.delta.wireType : update.delta.type}`)),
+      ledger: activity.ledger.filter((update) =>
+        ledger.add(`${update.hash}|${update.delta.type === 'unknown' ? update.delta.wireType : update.delta.type}`),
+      ),
       twaps: activity.twaps.filter((twap) => twaps.add(`${twap.twapId}|${twap.status}|${twap.timeMs}`)),
     };
   }
@@ -180,9 +190,33 @@ export class HyperliquidApiFeed {
     const fillsFrom = this.startOf('node_fills_by_block', address);
     const miscFrom = this.startOf('misc_events_by_block', address);
     const info = this.info;
-    await this.pages(address, 'userFillsByTime', fillsFrom, (start) => info.userFillsByTime(address, start, signal), parseInfoFills, (fills) => ({ ...emptyActivity(), fills }), (fill) => fill.time);
-    await this.pages(address, 'userFunding', miscFrom, (start) => info.userFunding(address, start, signal), parseInfoFundings, (fundings) => ({ ...emptyActivity(), fundings }), (funding) => funding.time);
-    await this.pages(address, 'userNonFundingLedgerUpdates', miscFrom, (start) => info.userNonFundingLedgerUpdates(address, start, signal), parseLedgerUpdates, (ledger) => ({ ...emptyActivity(), ledger }), (update) => update.time);
+    await this.pages(
+      address,
+      'userFillsByTime',
+      fillsFrom,
+      (start) => info.userFillsByTime(address, start, signal),
+      parseInfoFills,
+      (fills) => ({ ...emptyActivity(), fills }),
+      (fill) => fill.time,
+    );
+    await this.pages(
+      address,
+      'userFunding',
+      miscFrom,
+      (start) => info.userFunding(address, start, signal),
+      parseInfoFundings,
+      (fundings) => ({ ...emptyActivity(), fundings }),
+      (funding) => funding.time,
+    );
+    await this.pages(
+      address,
+      'userNonFundingLedgerUpdates',
+      miscFrom,
+      (start) => info.userNonFundingLedgerUpdates(address, start, signal),
+      parseLedgerUpdates,
+      (ledger) => ({ ...emptyActivity(), ledger }),
+      (update) => update.time,
+    );
   }
 
   /** Pages through one info list: the API answers the oldest items from `startTime` on, so the next page starts at the last time seen. */

@@ -7,7 +7,11 @@ import type { TwapState, TwapStatus } from '../twap/twap-status.types.js';
  * The streams the public API feeds for a wallet: fills, funding and ledger updates (misc), TWAP statuses.
  * Order statuses have no per-user history feed there, so that stream is absent.
  */
-export const API_STREAMS = ['node_fills_by_block', 'misc_events_by_block', 'node_twap_statuses_by_block'] as const satisfies readonly NodeStream[];
+export const API_STREAMS = [
+  'node_fills_by_block',
+  'misc_events_by_block',
+  'node_twap_statuses_by_block',
+] as const satisfies readonly NodeStream[];
 
 export type ApiStream = (typeof API_STREAMS)[number];
 

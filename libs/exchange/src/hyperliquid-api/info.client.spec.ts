@@ -50,14 +50,23 @@ describe('HyperliquidInfoClient', () => {
       { status: 200, body: '[{"time":1,"coin":"BTC"}]' },
     ];
     await expect(client().userFunding('0xabc', 5)).resolves.toEqual([{ time: 1, coin: 'BTC' }]);
-    expect(received).toEqual(Array(3).fill({ method: 'POST', contentType: 'application/json', body: { type: 'userFunding', user: '0xabc', startTime: 5 } }));
+    expect(received).toEqual(
+      Array(3).fill({ method: 'POST', contentType: 'application/json', body: { type: 'userFunding', user: '0xabc', startTime: 5 } }),
+    );
   });
 
   it('gives up after the last attempt, naming the request, the status and the answer', async () => {
     script = Array(3).fill({ status: 500, body: 'internal error' });
-    const error = await client().request({ type: 'meta' }).catch((e: unknown) => e);
+    const error = await client()
+      .request({ type: 'meta' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HyperliquidInfoError);
-    expect(error).toMatchObject({ requestType: 'meta', status: 500, attempts: 3, message: 'info meta: HTTP 500 internal error (gave up after 3 attempts)' });
+    expect(error).toMatchObject({
+      requestType: 'meta',
+      status: 500,
+      attempts: 3,
+      message: 'info meta: HTTP 500 internal error (gave up after 3 attempts)',
+    });
     expect(received).toHaveLength(3);
   });
 
@@ -69,7 +78,10 @@ describe('HyperliquidInfoClient', () => {
       message: 'info nope: HTTP 422 Failed to deserialize the JSON body into the target type',
     });
     script = [{ status: 200, body: '<html>' }];
-    await expect(client().request({ type: 'meta' })).rejects.toMatchObject({ status: 200, message: 'info meta: response is not JSON: <html>' });
+    await expect(client().request({ type: 'meta' })).rejects.toMatchObject({
+      status: 200,
+      message: 'info meta: response is not JSON: <html>',
+    });
     expect(received).toHaveLength(2);
   });
 

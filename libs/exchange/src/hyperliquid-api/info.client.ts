@@ -82,7 +82,12 @@ export class HyperliquidInfoClient {
         });
         const text = await response.text();
         if (response.ok) return this.parseJson(body.type, text, attempt);
-        failure = new HyperliquidInfoError(`info ${body.type}: HTTP ${response.status} ${excerpt(text)}`, body.type, response.status, attempt);
+        failure = new HyperliquidInfoError(
+          `info ${body.type}: HTTP ${response.status} ${excerpt(text)}`,
+          body.type,
+          response.status,
+          attempt,
+        );
         if (response.status !== 429 && response.status < 500) throw failure;
         waitAtLeast = retryAfterMs(response.headers.get('retry-after'), Date.now());
       } catch (error) {

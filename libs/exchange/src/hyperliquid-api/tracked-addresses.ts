@@ -11,7 +11,9 @@ export function parseTrackedAddresses(list: string | undefined): string[] {
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
   const bad = entries.filter((entry) => !ADDRESS.test(entry));
-  if (bad.length > 0) throw new Error(`HL_TRACKED_ADDRESSES: not a 0x address of 40 hex digits: ${bad.map((entry) => JSON.stringify(entry)).join(', ')}`);
-  if (entries.length === 0) throw new Error('HL_TRACKED_ADDRESSES is empty: EXCHANGE_SOURCE=hyperliquid follows only the wallets listed there');
+  if (bad.length > 0)
+    throw new Error(`HL_TRACKED_ADDRESSES: not a 0x address of 40 hex digits: ${bad.map((entry) => JSON.stringify(entry)).join(', ')}`);
+  if (entries.length === 0)
+    throw new Error('HL_TRACKED_ADDRESSES is empty: EXCHANGE_SOURCE=hyperliquid follows only the wallets listed there');
   return [...new Set(entries.map((entry) => entry.toLowerCase()))];
 }

@@ -26,15 +26,27 @@ describe('user channel messages', () => {
       if (!result.ok || result.value.kind !== 'activity') throw new Error('expected activity');
       expect(result.issues).toEqual([]);
       const { user, isSnapshot, activity } = result.value;
-      expect([user, isSnapshot, activity.fills.map((f) => f.tid), activity.ledger, activity.twaps]).toEqual([null, false, [669583051366496], [], []]);
-      expect(activity.fundings).toEqual([{ time: 1791280800037, coin: 'BTC', usdc: '-0.601087', szi: '0.55919', fundingRate: '0.0000125', nSamples: 24, hash: null }]);
+      expect([user, isSnapshot, activity.fills.map((f) => f.tid), activity.ledger, activity.twaps]).toEqual([
+        null,
+        false,
+        [669583051366496],
+        [],
+        [],
+      ]);
+      expect(activity.fundings).toEqual([
+        { time: 1791280800037, coin: 'BTC', usdc: '-0.601087', szi: '0.55919', fundingRate: '0.0000125', nSamples: 24, hash: null },
+      ]);
     }
   });
 
   it('read userFundings and userNonFundingLedgerUpdates with their wallet and snapshot flag', () => {
     const fundings = parse({
       channel: 'userFundings',
-      data: { isSnapshot: true, user: USER.toUpperCase().replace('0X', '0x'), fundings: [{ time: 7, coin: 'ETH', usdc: '1.5', szi: '-2.0', fundingRate: '0.0001', nSamples: null }] },
+      data: {
+        isSnapshot: true,
+        user: USER.toUpperCase().replace('0X', '0x'),
+        fundings: [{ time: 7, coin: 'ETH', usdc: '1.5', szi: '-2.0', fundingRate: '0.0001', nSamples: null }],
+      },
     });
     expect(fundings).toEqual({
       ok: true,
@@ -44,7 +56,12 @@ describe('user channel messages', () => {
         channel: 'userFundings',
         user: USER,
         isSnapshot: true,
-        activity: { fills: [], ledger: [], twaps: [], fundings: [{ time: 7, coin: 'ETH', usdc: '1.5', szi: '-2.0', fundingRate: '0.0001', nSamples: null, hash: null }] },
+        activity: {
+          fills: [],
+          ledger: [],
+          twaps: [],
+          fundings: [{ time: 7, coin: 'ETH', usdc: '1.5', szi: '-2.0', fundingRate: '0.0001', nSamples: null, hash: null }],
+        },
       },
     });
     const updates = fixtureJson('info_userNonFundingLedgerUpdates.json') as unknown[];
@@ -69,7 +86,9 @@ describe('user channel messages', () => {
       },
     });
     if (!result.ok || result.value.kind !== 'activity') throw new Error('expected activity');
-    expect(result.value.activity.twaps.map(({ timeMs, twapId, status, description, state }) => [timeMs, twapId, status, description, state.sz])).toEqual([
+    expect(
+      result.value.activity.twaps.map(({ timeMs, twapId, status, description, state }) => [timeMs, twapId, status, description, state.sz]),
+    ).toEqual([
       [1764867622000, 1430699, 'activated', null, '108.36'],
       [1764867700000, 1430700, 'error', 'Insufficient margin', '108.36'],
     ]);
@@ -77,9 +96,15 @@ describe('user channel messages', () => {
   });
 
   it('tell server errors and other channels apart, and fail a frame without its wallet', () => {
-    expect(parse({ channel: 'error', data: 'Invalid subscription' })).toMatchObject({ ok: true, value: { kind: 'error', message: 'Invalid subscription' } });
+    expect(parse({ channel: 'error', data: 'Invalid subscription' })).toMatchObject({
+      ok: true,
+      value: { kind: 'error', message: 'Invalid subscription' },
+    });
     expect(parse({ channel: 'pong' })).toMatchObject({ ok: true, value: { kind: 'other', channel: 'pong' } });
-    expect(parse({ channel: 'userFills', data: { fills: [] } })).toEqual({ ok: false, error: { source: { stream: 'test' }, path: 'data.user', message: 'missing' } });
+    expect(parse({ channel: 'userFills', data: { fills: [] } })).toEqual({
+      ok: false,
+      error: { source: { stream: 'test' }, path: 'data.user', message: 'missing' },
+    });
     expect(parse({ channel: 'userFills', data: { user: USER, fills: {} } })).toMatchObject({ ok: false, error: { path: 'data.fills' } });
   });
 });

@@ -44,7 +44,9 @@ function readTwapHistoryEntry(value: unknown, path: string): ApiTwapStatus {
     timeMs: o.uint('time') * 1000,
     twapId,
     state: readTwapState(o.required('state'), o.at('state')),
-    ...(wire === 'error' ? { status: 'error', description: status.optionalString('description') } : normaliseTwapStatus(wire, status.at('status'))),
+    ...(wire === 'error'
+      ? { status: 'error', description: status.optionalString('description') }
+      : normaliseTwapStatus(wire, status.at('status'))),
   };
 }
 
@@ -69,12 +71,13 @@ function activityOf<K extends keyof UserActivity>(key: K, items: UserActivity[K]
   return { ...emptyActivity(), [key]: items };
 }
 
-const LIST_CHANNELS: Record<string, { listKey: string; activityKey: keyof UserActivity; read: (item: unknown, path: string) => unknown }> = {
-  userFills: { listKey: 'fills', activityKey: 'fills', read: readFill },
-  userFundings: { listKey: 'fundings', activityKey: 'fundings', read: readWsFunding },
-  userNonFundingLedgerUpdates: { listKey: 'nonFundingLedgerUpdates', activityKey: 'ledger', read: readLedgerUpdate },
-  userTwapHistory: { listKey: 'history', activityKey: 'twaps', read: readTwapHistoryEntry },
-};
+const LIST_CHANNELS: Record<string, { listKey: string; activityKey: keyof UserActivity; read: (item: unknown, path: string) => unknown }> =
+  {
+    userFills: { listKey: 'fills', activityKey: 'fills', read: readFill },
+    userFundings: { listKey: 'fundings', activityKey: 'fundings', read: readWsFunding },
+    userNonFundingLedgerUpdates: { listKey: 'nonFundingLedgerUpdates', activityKey: 'ledger', read: readLedgerUpdate },
+    userTwapHistory: { listKey: 'history', activityKey: 'twaps', read: readTwapHistoryEntry },
+  };
 
 /**
  * Parses one websocket message of the per-user channels into what it says about the wallet. `userEvents`

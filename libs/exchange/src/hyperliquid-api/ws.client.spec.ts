@@ -48,7 +48,11 @@ describe('HyperliquidWsClient', () => {
     const server = await startServer(answerPings);
     const states: WsStateChange[] = [];
     const messages: string[] = [];
-    const client = new HyperliquidWsClient(server.url, { ...FAST, ...options }, { onState: (s) => states.push(s), onMessage: (m) => messages.push(m) });
+    const client = new HyperliquidWsClient(
+      server.url,
+      { ...FAST, ...options },
+      { onState: (s) => states.push(s), onMessage: (m) => messages.push(m) },
+    );
     cleanups.push(async () => {
       await client.stop();
       for (const c of server.connections) c.socket.terminate();
@@ -92,9 +96,7 @@ describe('HyperliquidWsClient', () => {
     await waitUntil('a second connection', () => client.isOpen && server.connections.length === 2);
     client.subscribe({ type: 'userFundings', user: '0xabc' });
     await waitUntil('the new subscription', () => sent(server.connections[1]).length > 0);
-    expect(sent(server.connections[1])).toEqual([
-      { method: 'subscribe', subscription: { type: 'userFundings', user: '0xabc' } },
-    ]);
+    expect(sent(server.connections[1])).toEqual([{ method: 'subscribe', subscription: { type: 'userFundings', user: '0xabc' } }]);
   });
 
   it('keeps a connection whose pings are answered, and drops and replaces one whose pings are not', async () => {

@@ -40,7 +40,11 @@ const DEFAULTS: Required<WsClientOptions> = {
 
 /** Same subscription, same key, whatever the order its fields were written in. */
 const subscriptionKey = (subscription: WsSubscription): string =>
-  JSON.stringify(Object.keys(subscription).sort().map((key) => [key, subscription[key]]));
+  JSON.stringify(
+    Object.keys(subscription)
+      .sort()
+      .map((key) => [key, subscription[key]]),
+  );
 
 /**
  * One websocket to the Hyperliquid API that stays up: it re-connects after any drop with capped

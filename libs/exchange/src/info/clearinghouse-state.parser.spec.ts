@@ -38,7 +38,13 @@ describe('clearinghouse state', () => {
     });
     expect(state.assetPositions[1]!.position.liquidationPx).toBeNull();
     expect(state.assetPositions.filter(({ position }) => position.liquidationPx === null).map(({ position }) => position.coin)).toEqual([
-      'ETH', 'MATIC', 'SOL', 'AVAX', 'BNB', 'LTC', 'ARB',
+      'ETH',
+      'MATIC',
+      'SOL',
+      'AVAX',
+      'BNB',
+      'LTC',
+      'ARB',
     ]);
     expect([state.crossMaintenanceMarginUsed, state.time]).toEqual([null, null]);
   });

@@ -56,7 +56,9 @@ describe('NodeDirectoryFeed', () => {
     const poll = await new NodeDirectoryFeed(dir.root).poll(100);
     expect(order(poll)).toEqual(['5 misc_events_by_block']);
     expect(poll.issues).toEqual([
-      expect.objectContaining({ source: { stream: 'misc_events_by_block', file: dir.path('misc_events_by_block', '20260628/8'), line: 1 } }),
+      expect.objectContaining({
+        source: { stream: 'misc_events_by_block', file: dir.path('misc_events_by_block', '20260628/8'), line: 1 },
+      }),
     ]);
   });
 });

@@ -157,7 +157,9 @@ describe('NodeStreamReader', () => {
       await dir.write(FILLS, '20260628/9', blockLines(FILLS, [30]));
       const poll = await reader({ file: '20260628/8', offset: 500, line: 1, lastBlock: 20 }).poll(10);
       expect(numbers(poll)).toEqual([30]);
-      expect(poll.issues).toEqual([expect.objectContaining({ message: expect.stringMatching(/^file is gone; continuing with 20260628\/9/) })]);
+      expect(poll.issues).toEqual([
+        expect.objectContaining({ message: expect.stringMatching(/^file is gone; continuing with 20260628\/9/) }),
+      ]);
     });
 
     it('ignore what hl-node does not write there', async () => {

@@ -48,7 +48,10 @@ describe('orders', () => {
   it('read a builder given as {b, f} or as an address', () => {
     const block = fixtureJson('node_order_statuses_by_block_excerpt.json') as { events: Record<string, unknown>[] };
     const builder = '0x1cc34f6af34653c515b47a83e1de70ba9b0cda1f';
-    const events = [{ ...block.events[0], builder: { b: builder, f: 10 } }, { ...block.events[1], builder }];
+    const events = [
+      { ...block.events[0], builder: { b: builder, f: 10 } },
+      { ...block.events[1], builder },
+    ];
     const result = parseBlock('node_order_statuses_by_block', { ...block, events }, {});
     expect(result.ok && result.value.events.map((event) => event.builder)).toEqual([
       { address: builder, feeTenthsBp: 10 },
@@ -116,6 +119,7 @@ describe('orders', () => {
     const bareBuilder = { ...(fixture[0] as object), builder: '0x1234567890abcdef1234567890abcdef12345678' };
     const all = [...events, ...fixture, bareBuilder];
     expect(events.length).toBeGreaterThan(1_000);
-    for (const [i, event] of all.entries()) expect(readNodeOrderStatusEvent(event, `events[${i}]`, i)).toEqual(readNodeOrderStatusEventChecked(event, `events[${i}]`, i));
+    for (const [i, event] of all.entries())
+      expect(readNodeOrderStatusEvent(event, `events[${i}]`, i)).toEqual(readNodeOrderStatusEventChecked(event, `events[${i}]`, i));
   });
 });

@@ -111,10 +111,43 @@ const optionalText = (v: unknown): v is string | null | undefined => v === undef
 
 function wellFormedOrder(value: unknown): Order | null {
   if (!isPlainObject(value)) return null;
-  const { coin, side, limitPx, sz, oid, timestamp, triggerCondition, isTrigger, triggerPx, children, isPositionTpsl, reduceOnly, orderType, origSz, tif, cloid } = value;
-  if (!text(coin) || coin === '' || (side !== 'A' && side !== 'B') || !isDecimalString(limitPx) || !isDecimalString(sz) || !uint(oid) || !uint(timestamp)) return null;
+  const {
+    coin,
+    side,
+    limitPx,
+    sz,
+    oid,
+    timestamp,
+    triggerCondition,
+    isTrigger,
+    triggerPx,
+    children,
+    isPositionTpsl,
+    reduceOnly,
+    orderType,
+    origSz,
+    tif,
+    cloid,
+  } = value;
+  if (
+    !text(coin) ||
+    coin === '' ||
+    (side !== 'A' && side !== 'B') ||
+    !isDecimalString(limitPx) ||
+    !isDecimalString(sz) ||
+    !uint(oid) ||
+    !uint(timestamp)
+  )
+    return null;
   if (!text(triggerCondition) || typeof isTrigger !== 'boolean' || !isDecimalString(triggerPx) || !Array.isArray(children)) return null;
-  if (typeof isPositionTpsl !== 'boolean' || typeof reduceOnly !== 'boolean' || !text(orderType) || orderType === '' || !isDecimalString(origSz)) return null;
+  if (
+    typeof isPositionTpsl !== 'boolean' ||
+    typeof reduceOnly !== 'boolean' ||
+    !text(orderType) ||
+    orderType === '' ||
+    !isDecimalString(origSz)
+  )
+    return null;
   if (!optionalText(tif) || !optionalText(cloid)) return null;
   const read: Order[] = [];
   for (const child of children) {
@@ -122,13 +155,38 @@ function wellFormedOrder(value: unknown): Order | null {
     if (order === null) return null;
     read.push(order);
   }
-  return { coin, side, limitPx, sz, oid, timestamp, triggerCondition, isTrigger, triggerPx, children: read, isPositionTpsl, reduceOnly, orderType, origSz, tif: tif ?? null, cloid: cloid ?? null };
+  return {
+    coin,
+    side,
+    limitPx,
+    sz,
+    oid,
+    timestamp,
+    triggerCondition,
+    isTrigger,
+    triggerPx,
+    children: read,
+    isPositionTpsl,
+    reduceOnly,
+    orderType,
+    origSz,
+    tif: tif ?? null,
+    cloid: cloid ?? null,
+  };
 }
 
 function wellFormedStatusEvent(value: unknown, index: number): NodeOrderStatusEvent | null {
   if (!isPlainObject(value)) return null;
   const { time, user, hash, builder, status, order } = value;
-  if (!text(time) || !isAddress(user) || hash === undefined || (hash !== null && !(text(hash) && HASH.test(hash))) || !text(status) || status === '') return null;
+  if (
+    !text(time) ||
+    !isAddress(user) ||
+    hash === undefined ||
+    (hash !== null && !(text(hash) && HASH.test(hash))) ||
+    !text(status) ||
+    status === ''
+  )
+    return null;
   const timeMs = nodeTimeToMs(time);
   if (timeMs === null) return null;
   let readBuilder: OrderBuilder | null;

@@ -52,7 +52,12 @@ describe('hl-node timestamps within an hour already read', () => {
   it('read like the full parse, fraction lengths 0 to 9, with and without Z', () => {
     expect(nodeTimeToMs('2026-11-20T17:00:00.286755601')).toBe(Date.UTC(2026, 10, 20, 17, 0, 0, 286));
     const texts: string[] = [];
-    for (const [m, s] of [['00', '00'], ['07', '09'], ['59', '59'], ['30', '05']] as const) {
+    for (const [m, s] of [
+      ['00', '00'],
+      ['07', '09'],
+      ['59', '59'],
+      ['30', '05'],
+    ] as const) {
       texts.push(`2026-11-20T17:${m}:${s}`, `2026-11-20T17:${m}:${s}Z`);
       for (let digits = 1; digits <= 9; digits++) {
         const fraction = '987654321'.slice(0, digits);

@@ -50,7 +50,10 @@ const digit = (text: string, i: number): number => {
 /** The ms of a timestamp in the hour read last, or null to read it in full (another hour, or anything unusual). */
 function withinKnownHour(text: string): number | null {
   if (hourText === '' || !text.startsWith(hourText) || text.length < 19 || text[13] !== ':' || text[16] !== ':') return null;
-  const m1 = digit(text, 14), m2 = digit(text, 15), s1 = digit(text, 17), s2 = digit(text, 18);
+  const m1 = digit(text, 14),
+    m2 = digit(text, 15),
+    s1 = digit(text, 17),
+    s2 = digit(text, 18);
   if (m1 < 0 || m1 > 5 || m2 < 0 || s1 < 0 || s1 > 5 || s2 < 0) return null;
   let end = text.length;
   if (text[end - 1] === 'Z') end--;

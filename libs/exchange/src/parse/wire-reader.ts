@@ -55,14 +55,12 @@ export function expectBoolean(value: unknown, path: string): boolean {
 
 /** Addresses are kept as received (case included); compare them case-insensitively. */
 export function expectAddress(value: unknown, path: string): string {
-  if (!isAddress(value))
-    throw new WireError(path, `expected a 0x address of 40 hex digits, got ${describeValue(value)}`);
+  if (!isAddress(value)) throw new WireError(path, `expected a 0x address of 40 hex digits, got ${describeValue(value)}`);
   return value;
 }
 
 export function expectHash(value: unknown, path: string): string {
-  if (!isHash(value))
-    throw new WireError(path, `expected a 0x hash of 64 hex digits, got ${describeValue(value)}`);
+  if (!isHash(value)) throw new WireError(path, `expected a 0x hash of 64 hex digits, got ${describeValue(value)}`);
   return value;
 }
 

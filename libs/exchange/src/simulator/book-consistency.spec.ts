@@ -84,7 +84,13 @@ function replay() {
       const key = `${e.user}|${e.order.oid}`;
       const at = `block ${block.number} ${e.status} ${key}`;
       statusesSeen.add(e.status);
-      const tracked = orders.get(key) ?? { origSz: new Big(e.order.origSz), filled: new Big(0), openedIn: null, endedIn: null, laterFills: 0 };
+      const tracked = orders.get(key) ?? {
+        origSz: new Big(e.order.origSz),
+        filled: new Big(0),
+        openedIn: null,
+        endedIn: null,
+        laterFills: 0,
+      };
       orders.set(key, tracked);
       if (!tracked.origSz.eq(e.order.origSz)) broken.push(`${at}: origSz changed`);
       if (tracked.endedIn !== null) broken.push(`${at}: status after the order ended in block ${tracked.endedIn}`);
@@ -121,8 +127,10 @@ function replay() {
         broken.push(`${at}: fill of an order without any status`);
         continue;
       }
-      if (!fill.crossed && (tracked.openedIn === null || tracked.openedIn > block.number)) broken.push(`${at}: resting side filled before its open status`);
-      if (tracked.endedIn !== null && tracked.endedIn < block.number) broken.push(`${at}: filled after the order ended in block ${tracked.endedIn}`);
+      if (!fill.crossed && (tracked.openedIn === null || tracked.openedIn > block.number))
+        broken.push(`${at}: resting side filled before its open status`);
+      if (tracked.endedIn !== null && tracked.endedIn < block.number)
+        broken.push(`${at}: filled after the order ended in block ${tracked.endedIn}`);
       tracked.filled = tracked.filled.plus(fill.sz);
       if (tracked.filled.gt(tracked.origSz)) broken.push(`${at}: filled ${tracked.filled.toFixed()} of origSz ${tracked.origSz.toFixed()}`);
       if (!fill.crossed && tracked.openedIn !== null && tracked.openedIn < block.number) tracked.laterFills++;
@@ -155,7 +163,10 @@ describe('the simulated order book, replayed from the written statuses and fills
 
   it('ends with the book the simulator itself holds', () => {
     const replayed = [...result.book].map(([key, o]) => `${key} ${o.orderType} ${o.sz.toFixed()}`).sort();
-    const own = sim.openOrders().map((o) => `${o.address}|${o.oid} ${o.orderType} ${new Big(o.sz).toFixed()}`).sort();
+    const own = sim
+      .openOrders()
+      .map((o) => `${o.address}|${o.oid} ${o.orderType} ${new Big(o.sz).toFixed()}`)
+      .sort();
     expect(replayed).toEqual(own);
   });
 
@@ -166,7 +177,8 @@ describe('the simulated order book, replayed from the written statuses and fills
     for (const tif of ['Gtc', 'Alo']) expect(tifs.has(tif)).toBe(true);
     expect([...result.orders.values()].filter((o) => o.laterFills > 0).length).toBeGreaterThan(100);
     expect(result.modifies).toBeGreaterThan(100);
-    for (const s of ['open', 'filled', 'canceled', 'triggered', 'reduceOnlyCanceled', 'perpMarginRejected']) expect(result.statusesSeen.has(s)).toBe(true);
+    for (const s of ['open', 'filled', 'canceled', 'triggered', 'reduceOnlyCanceled', 'perpMarginRejected'])
+      expect(result.statusesSeen.has(s)).toBe(true);
   });
 });
 
@@ -194,7 +206,10 @@ describe('the snapshots of a default simulator run', () => {
     }
     const after = samples.filter((s) => s.atMs >= start + 3_600_000);
     expect(after).toHaveLength(24);
-    const off = after.filter((s) => !ORDER_TYPES.every((t) => (s.types[t] ?? 0) >= 5) || s.types['Limit']! < 0.9 * Object.values(s.types).reduce((a, b) => a + b, 0));
+    const off = after.filter(
+      (s) =>
+        !ORDER_TYPES.every((t) => (s.types[t] ?? 0) >= 5) || s.types['Limit']! < 0.9 * Object.values(s.types).reduce((a, b) => a + b, 0),
+    );
     expect(off.map((s) => [new Date(s.atMs).toISOString(), s.types])).toEqual([]);
   });
 });

@@ -39,7 +39,11 @@ describe('fixed decimals against big.js', () => {
       const from = random.int(0, 22);
       const to = random.int(0, 12);
       // The result is in units of 10^-to; a zero big.js gives as "-0.00" is 0, which has no sign.
-      const expected = (rounding: Big.RoundingMode) => asBig(units, from).round(to, rounding).toFixed(to).replace(/^-(0\.?0*)$/, '$1');
+      const expected = (rounding: Big.RoundingMode) =>
+        asBig(units, from)
+          .round(to, rounding)
+          .toFixed(to)
+          .replace(/^-(0\.?0*)$/, '$1');
       expect([units, from, to, plainText(rescale(units, from, to), to)]).toEqual([units, from, to, expected(Big.roundHalfUp)]);
       expect(plainText(rescale(units, from, to, 'up'), to)).toBe(expected(Big.roundUp));
     }
@@ -52,7 +56,13 @@ describe('fixed decimals against big.js', () => {
       if (b === 0n) b = 7n;
       const aScale = random.int(0, 14);
       const bScale = random.int(0, 8);
-      expect([a, aScale, b, bScale, plainText(divide(a, aScale, b, bScale), DIVISION_DP)]).toEqual([a, aScale, b, bScale, asBig(a, aScale).div(asBig(b, bScale)).toFixed(DIVISION_DP)]);
+      expect([a, aScale, b, bScale, plainText(divide(a, aScale, b, bScale), DIVISION_DP)]).toEqual([
+        a,
+        aScale,
+        b,
+        bScale,
+        asBig(a, aScale).div(asBig(b, bScale)).toFixed(DIVISION_DP),
+      ]);
     }
   });
 
@@ -64,7 +74,11 @@ describe('fixed decimals against big.js', () => {
       const held = random.int(1, random.chance(0.5) ? 1_000 : 1_000_000_000_000);
       const added = random.int(1, random.chance(0.5) ? 1_000 : 1_000_000_000);
       const px = BigInt(random.int(1, 100_000_000));
-      const exact = rescale(divide(entry * BigInt(held) + px * 10n ** BigInt(8 - pxDp) * BigInt(added), 8, BigInt(held + added), 0), DIVISION_DP, 8);
+      const exact = rescale(
+        divide(entry * BigInt(held) + px * 10n ** BigInt(8 - pxDp) * BigInt(added), 8, BigInt(held + added), 0),
+        DIVISION_DP,
+        8,
+      );
       const e = asBig(entry, 8);
       const s = asBig(BigInt(held), szDp);
       const z = asBig(BigInt(added), szDp);

@@ -14,7 +14,9 @@ export const DIVISION_DP = 20;
 const POW10: bigint[] = [];
 for (let i = 0, p = 1n; i <= 60; i++, p *= 10n) POW10.push(p);
 // Written out so every one is the exact double (10^22 is the last power of ten a double holds exactly).
-const POW10_FLOAT = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const POW10_FLOAT = [
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 export function pow10(n: number): bigint {

@@ -18,8 +18,12 @@ describe('hl-node writer', () => {
     expect(hlNodeFilePath('/d', 'node_fills_by_block', Date.UTC(2026, 5, 28, 8, 43))).toBe('/d/node_fills_by_block/hourly/20260628/8');
     expect(hlNodeFilePath('/d', 'misc_events_by_block', Date.UTC(2026, 5, 28, 13, 0))).toBe('/d/misc_events_by_block/hourly/20260628/13');
     expect(hlNodeFilePath('/d', 'misc_events_by_block', Date.UTC(2026, 5, 29, 0, 0))).toBe('/d/misc_events_by_block/hourly/20260629/0');
-    expect(hlNodeFilePath('', 'misc_events_by_block', Date.UTC(2026, 5, 29, 0, 59, 59, 999))).toBe('misc_events_by_block/hourly/20260629/0');
-    expect(hlNodeFilePath('/d', 'misc_events_by_block', Date.UTC(2026, 5, 28, 23, 59, 59, 999))).toBe('/d/misc_events_by_block/hourly/20260628/23');
+    expect(hlNodeFilePath('', 'misc_events_by_block', Date.UTC(2026, 5, 29, 0, 59, 59, 999))).toBe(
+      'misc_events_by_block/hourly/20260629/0',
+    );
+    expect(hlNodeFilePath('/d', 'misc_events_by_block', Date.UTC(2026, 5, 28, 23, 59, 59, 999))).toBe(
+      '/d/misc_events_by_block/hourly/20260628/23',
+    );
   });
 
   it('appends each line with a trailing newline to its hourly file, in order', async () => {
@@ -27,7 +31,11 @@ describe('hl-node writer', () => {
     try {
       const h8 = Date.UTC(2026, 5, 28, 8, 59, 59);
       const h9 = Date.UTC(2026, 5, 28, 9, 0, 1);
-      await writeHlNodeLines(dir, [line('node_fills_by_block', h8, 1), line('misc_events_by_block', h8, 1), line('node_fills_by_block', h9, 2)]);
+      await writeHlNodeLines(dir, [
+        line('node_fills_by_block', h8, 1),
+        line('misc_events_by_block', h8, 1),
+        line('node_fills_by_block', h9, 2),
+      ]);
       await writeHlNodeLines(dir, [line('node_fills_by_block', h9, 3)]);
       expect((await readdir(join(dir, 'node_fills_by_block', 'hourly', '20260628'))).sort()).toEqual(['8', '9']);
       expect(await readFile(join(dir, 'node_fills_by_block/hourly/20260628/8'), 'utf8')).toBe('{"block_number":1}\n');

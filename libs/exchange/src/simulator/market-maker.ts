@@ -122,7 +122,18 @@ class Ladder implements OrderKeeper {
     const notional = this.style.baseNotional * (1 + this.style.growth * level) * random.between(0.85, 1.15);
     const units = Math.max(1, this.market.unitsFor(notional));
     const wire = desk.limitOrder(this.market, this.side, pxTicks, units, 'Alo', desk.cloid(0.5));
-    const order: RestingOrder = { owner: this.maker, market: this.market, side: this.side, pxTicks, origUnits: units, units, wire, builder: null, keeper: this, resting: true };
+    const order: RestingOrder = {
+      owner: this.maker,
+      market: this.market,
+      side: this.side,
+      pxTicks,
+      origUnits: units,
+      units,
+      wire,
+      builder: null,
+      keeper: this,
+      resting: true,
+    };
     desk.status(d, this.maker, hash, null, 'open', wire);
     this.cx.books.of(this.market).add(order);
     return order;
@@ -158,7 +169,8 @@ export class MarketMakers {
       maxLevels: Math.max(MIN_LEVELS + 1, Math.ceil(levels * 1.5)),
     };
     makers.forEach((maker, i) => {
-      for (const market of markets) for (const side of ['B', 'A'] as const) this.ladders.push(new Ladder(maker, market, side, STYLES[i % STYLES.length]!, cx));
+      for (const market of markets)
+        for (const side of ['B', 'A'] as const) this.ladders.push(new Ladder(maker, market, side, STYLES[i % STYLES.length]!, cx));
     });
   }
 

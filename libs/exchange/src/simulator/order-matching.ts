@@ -68,14 +68,33 @@ export class OrderMatcher {
     const ahead = this.sweep(book, t, t.units, MAX_RESTING_PER_TAKER, (px) => (buying ? px < t.touchTicks : px > t.touchTicks));
     const afterAhead = t.units - sum(ahead);
     const toSweep = Math.min(Math.max(0, afterAhead - t.touchUnits), t.sweepUnits);
-    const behind = this.sweep(book, t, toSweep, MAX_RESTING_PER_TAKER - ahead.length, (px) => (buying ? px <= t.limitTicks : px >= t.limitTicks));
+    const behind = this.sweep(book, t, toSweep, MAX_RESTING_PER_TAKER - ahead.length, (px) =>
+      buying ? px <= t.limitTicks : px >= t.limitTicks,
+    );
     const atTouch = afterAhead - sum(behind);
 
     // In price order, so the fills read as one order walking the book.
     const executions: Execution[] = [];
-    const base = { taker: t.taker, market: t.market, side: t.side, hash: t.hash, takerOid: t.oid, takerCloid: t.cloid, twapId: t.twapId, builder: t.builder, liquidation: null };
+    const base = {
+      taker: t.taker,
+      market: t.market,
+      side: t.side,
+      hash: t.hash,
+      takerOid: t.oid,
+      takerCloid: t.cloid,
+      twapId: t.twapId,
+      builder: t.builder,
+      liquidation: null,
+    };
     for (const { order, units } of ahead) {
-      this.trades.trade(d, { ...base, maker: order.owner, units, pxTicks: order.pxTicks, makerOid: order.wire.oid, makerCloid: order.wire.cloid });
+      this.trades.trade(d, {
+        ...base,
+        maker: order.owner,
+        units,
+        pxTicks: order.pxTicks,
+        makerOid: order.wire.oid,
+        makerCloid: order.wire.cloid,
+      });
       executions.push({ pxTicks: order.pxTicks, units });
     }
     if (atTouch > 0) {
@@ -83,7 +102,14 @@ export class OrderMatcher {
       executions.push({ pxTicks: t.touchTicks, units: atTouch });
     }
     for (const { order, units } of behind) {
-      this.trades.trade(d, { ...base, maker: order.owner, units, pxTicks: order.pxTicks, makerOid: order.wire.oid, makerCloid: order.wire.cloid });
+      this.trades.trade(d, {
+        ...base,
+        maker: order.owner,
+        units,
+        pxTicks: order.pxTicks,
+        makerOid: order.wire.oid,
+        makerCloid: order.wire.cloid,
+      });
       executions.push({ pxTicks: order.pxTicks, units });
     }
     for (const { order } of ahead) this.settle(d, order);
@@ -100,8 +126,20 @@ export class OrderMatcher {
     const side = opposite(order.side);
     const takerOrder = this.desk.limitOrder(market, side, order.pxTicks, order.units, 'Ioc', null);
     this.trades.trade(d, {
-      taker, maker: order.owner, market, side, units: order.units, pxTicks: order.pxTicks, hash: this.desk.hash(), takerOid: takerOrder.oid,
-      makerOid: order.wire.oid, twapId: null, builder: null, takerCloid: null, makerCloid: order.wire.cloid, liquidation: null,
+      taker,
+      maker: order.owner,
+      market,
+      side,
+      units: order.units,
+      pxTicks: order.pxTicks,
+      hash: this.desk.hash(),
+      takerOid: takerOrder.oid,
+      makerOid: order.wire.oid,
+      twapId: null,
+      builder: null,
+      takerCloid: null,
+      makerCloid: order.wire.cloid,
+      liquidation: null,
     });
     order.units = 0;
     this.books.of(market).remove(order);

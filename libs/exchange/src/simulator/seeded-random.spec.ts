@@ -27,7 +27,10 @@ describe('SeededRandom', () => {
     const draws = new SeededRandom(3);
     for (const digits of [40, 64, 32, 6, 1]) {
       let expected = '';
-      while (expected.length < digits) expected += Math.floor(draws.next() * 65536).toString(16).padStart(4, '0');
+      while (expected.length < digits)
+        expected += Math.floor(draws.next() * 65536)
+          .toString(16)
+          .padStart(4, '0');
       expect(hex.hex(digits)).toBe(expected.slice(0, digits));
     }
   });

@@ -80,16 +80,26 @@ describe('SimulatorDirectory', () => {
     await withDir(async (dir) => {
       const first = await SimulatorDirectory.open(dir, SETTINGS);
       await first.advance(START + 20_000);
-      expect(await manifest(dir)).toEqual({ format: SIMULATOR_FORMAT, settings: { ...SETTINGS, bookOrders: 5_000 }, writtenUntilMs: START + 20_000 });
+      expect(await manifest(dir)).toEqual({
+        format: SIMULATOR_FORMAT,
+        settings: { ...SETTINGS, bookOrders: 5_000 },
+        writtenUntilMs: START + 20_000,
+      });
       const again = await SimulatorDirectory.open(dir, { ...SETTINGS, bookOrders: 5_000, startTimeMs: START + 99_000 });
-      expect([again.startTimeMs, again.writtenUntilMs, (again.engine as InProcessSimulatorEngine).simulator.nowMs <= START + 20_000]).toEqual([START, START + 20_000, true]);
+      expect([
+        again.startTimeMs,
+        again.writtenUntilMs,
+        (again.engine as InProcessSimulatorEngine).simulator.nowMs <= START + 20_000,
+      ]).toEqual([START, START + 20_000, true]);
     });
   });
 
   it('refuses another book size', async () => {
     await withDir(async (dir) => {
       await SimulatorDirectory.open(dir, SETTINGS);
-      await expect(SimulatorDirectory.open(dir, { ...SETTINGS, bookOrders: 350_000 })).rejects.toThrow(/made with .*"bookOrders":5000.*not .*"bookOrders":350000/);
+      await expect(SimulatorDirectory.open(dir, { ...SETTINGS, bookOrders: 350_000 })).rejects.toThrow(
+        /made with .*"bookOrders":5000.*not .*"bookOrders":350000/,
+      );
     });
   });
 
@@ -99,14 +109,16 @@ describe('SimulatorDirectory', () => {
       await writeFile(join(dir, 'simulator.json'), JSON.stringify({ settings: SETTINGS, writtenUntilMs: START + 60_000 }));
       const opening = SimulatorDirectory.open(dir, SETTINGS);
       await expect(opening).rejects.toThrow(SimulatorSettingsChangedError);
-      await expect(SimulatorDirectory.open(dir, SETTINGS)).rejects.toThrow(`written by simulator format 1; this simulator writes format ${SIMULATOR_FORMAT}`);
+      await expect(SimulatorDirectory.open(dir, SETTINGS)).rejects.toThrow(
+        `written by simulator format 1; this simulator writes format ${SIMULATOR_FORMAT}`,
+      );
       // Starting over is always possible.
       const fresh = await SimulatorDirectory.open(dir, SETTINGS, undefined, { discardExisting: true });
       expect(fresh.writtenUntilMs).toBe(START);
     });
   });
 
-  it('after a kill in the middle of a span\'s first line, cuts the half line off when opened again: the files end as if never killed', async () => {
+  it("after a kill in the middle of a span's first line, cuts the half line off when opened again: the files end as if never killed", async () => {
     await withDir(async (dir) => {
       const { whole, fillsPath } = await killedMidAppend(dir, (span) => Math.floor(span.indexOf('\n') / 2));
       const restarted = await SimulatorDirectory.open(dir, SETTINGS);
@@ -133,7 +145,12 @@ describe('SimulatorDirectory', () => {
       // The run never killed wrote each block once: its lines' block numbers, in order.
       const wholeBlocks = [...whole]
         .filter(([path]) => path.startsWith('node_fills_by_block/'))
-        .flatMap(([, text]) => text.split('\n').slice(0, -1).map((line) => (JSON.parse(line) as { block_number: number }).block_number));
+        .flatMap(([, text]) =>
+          text
+            .split('\n')
+            .slice(0, -1)
+            .map((line) => (JSON.parse(line) as { block_number: number }).block_number),
+        );
       expect(whole.get(fillsPath)!.length).toBeGreaterThan(0);
       expect(wholeBlocks.length).toBeGreaterThan(10);
       expect(await feedReads(dir)).toEqual(wholeBlocks);

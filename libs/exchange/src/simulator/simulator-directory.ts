@@ -197,7 +197,7 @@ async function cutUnfinishedLines(dir: string): Promise<void> {
 /** The offset just after the file's last newline (0 without one), read backwards from `size`. */
 async function endOfLastLine(handle: FileHandle, size: number): Promise<number> {
   const buffer = Buffer.allocUnsafe(64 * 1024);
-  for (let to = size; to > 0; ) {
+  for (let to = size; to > 0;) {
     const from = Math.max(0, to - buffer.length);
     const { bytesRead } = await handle.read(buffer, 0, to - from, from);
     const newline = buffer.subarray(0, bytesRead).lastIndexOf(0x0a);
@@ -215,5 +215,9 @@ async function writeManifest(dir: string, manifest: Manifest): Promise<void> {
 }
 
 function sortKeys(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }

@@ -95,7 +95,8 @@ export class InProcessSimulatorEngine implements SimulatorEngine {
 }
 
 /** Requests to the worker (simulator.worker.ts) and its answers. */
-export type EngineRequest = { id: number; kind: 'skip'; untilMs: number } | { id: number; kind: 'generate'; untilMs: number; withState: boolean };
+export type EngineRequest =
+  { id: number; kind: 'skip'; untilMs: number } | { id: number; kind: 'generate'; untilMs: number; withState: boolean };
 export type EngineAnswer =
   | { id: number; kind: 'step'; nowMs: number }
   | { id: number; kind: 'done'; span?: GeneratedSpan }
@@ -139,7 +140,10 @@ export class WorkerSimulatorEngine implements SimulatorEngine {
     await this.worker.terminate();
   }
 
-  private request(body: { kind: 'skip'; untilMs: number } | { kind: 'generate'; untilMs: number; withState: boolean }, onStep?: (nowMs: number) => void): Promise<GeneratedSpan | undefined> {
+  private request(
+    body: { kind: 'skip'; untilMs: number } | { kind: 'generate'; untilMs: number; withState: boolean },
+    onStep?: (nowMs: number) => void,
+  ): Promise<GeneratedSpan | undefined> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

@@ -18,7 +18,10 @@ const WORKER_URL = new URL('../../../../dist/libs/exchange/src/simulator/simulat
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name))).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
 }
 
 /**
@@ -50,7 +53,9 @@ async function pinned(engine?: (settings: SimulatorSettings) => SimulatorEngine,
     for (const span of spans) await directory.write((last = await span));
     const hashes: Record<string, string> = {};
     for (const file of await filesUnder(dir)) {
-      hashes[file] = createHash('sha256').update(await readFile(join(dir, file))).digest('hex');
+      hashes[file] = createHash('sha256')
+        .update(await readFile(join(dir, file)))
+        .digest('hex');
     }
     expect(hashes).toEqual(PINNED);
     // The books a state update is taken from are part of the output too.

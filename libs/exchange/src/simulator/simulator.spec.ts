@@ -10,7 +10,10 @@ import type { SimLine, SimulatorSettings } from './simulator.types.js';
 
 const START = Date.UTC(2026, 5, 28, 8, 40);
 const settings = (seed: number): SimulatorSettings => ({ seed, startTimeMs: START, wallets: 160, markets: 8, eventsPerSecond: 1 });
-const sha = (lines: SimLine[]): string => createHash('sha256').update(lines.map((l) => `${l.stream}\t${l.line}\n`).join('')).digest('hex');
+const sha = (lines: SimLine[]): string =>
+  createHash('sha256')
+    .update(lines.map((l) => `${l.stream}\t${l.line}\n`).join(''))
+    .digest('hex');
 
 // One run shared by the content checks: 70 simulated minutes, across one funding hour.
 const sim = new HyperliquidSimulator(settings(7));
@@ -80,13 +83,19 @@ describe('HyperliquidSimulator', () => {
       const start = new Big(fill.startPosition);
       const end = start.plus(fill.side === 'B' ? fill.sz : new Big(fill.sz).neg());
       const dirOk =
-        fill.dir === 'Open Long' ? start.gte(0) && fill.side === 'B'
-        : fill.dir === 'Open Short' ? start.lte(0) && fill.side === 'A'
-        : fill.dir === 'Long > Short' ? start.gt(0) && end.lt(0)
-        : fill.dir === 'Short > Long' ? start.lt(0) && end.gt(0)
-        : fill.dir === 'Close Long' ? start.gt(0) && end.gte(0)
-        : fill.dir === 'Close Short' ? start.lt(0) && end.lte(0)
-        : false;
+        fill.dir === 'Open Long'
+          ? start.gte(0) && fill.side === 'B'
+          : fill.dir === 'Open Short'
+            ? start.lte(0) && fill.side === 'A'
+            : fill.dir === 'Long > Short'
+              ? start.gt(0) && end.lt(0)
+              : fill.dir === 'Short > Long'
+                ? start.lt(0) && end.gt(0)
+                : fill.dir === 'Close Long'
+                  ? start.gt(0) && end.gte(0)
+                  : fill.dir === 'Close Short'
+                    ? start.lt(0) && end.lte(0)
+                    : false;
       if (!start.eq(last.get(key) ?? 0) || !dirOk) broken.push(`${key} tid ${fill.tid}`);
       last.set(key, end);
     }
@@ -135,7 +144,8 @@ describe('HyperliquidSimulator', () => {
 
   it('writes deposits, withdrawals, sends, funding and HYPE staking', () => {
     const kinds = new Set(misc.map((m) => (m.kind === 'ledgerUpdate' ? `ledger:${m.delta.type}` : m.kind)));
-    for (const k of ['ledger:deposit', 'ledger:withdraw', 'ledger:send', 'funding', 'delegation', 'cDeposit', 'cWithdrawal']) expect(kinds.has(k)).toBe(true);
+    for (const k of ['ledger:deposit', 'ledger:withdraw', 'ledger:send', 'funding', 'delegation', 'cDeposit', 'cWithdrawal'])
+      expect(kinds.has(k)).toBe(true);
     const funding = misc.filter((m) => m.kind === 'funding');
     expect(funding).toHaveLength(1);
     for (const f of funding) expect(new Date(f.timeMs).getUTCMinutes()).toBe(0);

@@ -150,8 +150,17 @@ export class HyperliquidSimulator {
 
   /** Every order open now: resting limit orders and untriggered trigger orders, with the size left. */
   openOrders(): { address: string; oid: number; coin: string; orderType: string; sz: string }[] {
-    const open = [...this.books.orders(), ...this.triggers.map((t) => ({ owner: t.wallet, wire: t.order, market: t.market, units: t.units }))];
-    return open.map((o) => ({ address: o.owner.address, oid: o.wire.oid, coin: o.wire.coin, orderType: o.wire.orderType, sz: unitsToDecimal(o.units, o.market.spec.szDecimals) }));
+    const open = [
+      ...this.books.orders(),
+      ...this.triggers.map((t) => ({ owner: t.wallet, wire: t.order, market: t.market, units: t.units })),
+    ];
+    return open.map((o) => ({
+      address: o.owner.address,
+      oid: o.wire.oid,
+      coin: o.wire.coin,
+      orderType: o.wire.orderType,
+      sz: unitsToDecimal(o.units, o.market.spec.szDecimals),
+    }));
   }
 
   /** Current mark price of each market. */
@@ -244,8 +253,19 @@ export class HyperliquidSimulator {
     const limitTicks = market.ticksAt(side === 'B' ? 0.01 : -0.01);
     const order = this.desk.limitOrder(market, side, limitTicks, units, 'Ioc', this.desk.cloid(0.3));
     this.matcher.take(d, {
-      taker, market, side, units, oid: order.oid, cloid: order.cloid, limitTicks, touchTicks,
-      touchUnits: this.unitsIn(market, TOUCH_NOTIONAL), sweepUnits: this.unitsIn(market, SWEEP_NOTIONAL), hash: this.hash(), twapId: null, builder,
+      taker,
+      market,
+      side,
+      units,
+      oid: order.oid,
+      cloid: order.cloid,
+      limitTicks,
+      touchTicks,
+      touchUnits: this.unitsIn(market, TOUCH_NOTIONAL),
+      sweepUnits: this.unitsIn(market, SWEEP_NOTIONAL),
+      hash: this.hash(),
+      twapId: null,
+      builder,
     });
     this.desk.status(d, taker, null, wireBuilder, 'filled', leftOf(order, market, 0));
   }
@@ -293,7 +313,7 @@ export class HyperliquidSimulator {
   }
 
   private fireTriggers(d: BlockDraft): void {
-    for (let i = 0; i < this.triggers.length; ) {
+    for (let i = 0; i < this.triggers.length;) {
       const t = this.triggers[i]!;
       const reached = t.above ? t.market.ticks >= t.triggerTicks : t.market.ticks <= t.triggerTicks;
       if (!reached && this.clockMs < t.expiresMs) {
@@ -313,9 +333,19 @@ export class HyperliquidSimulator {
       const units = Math.min(t.units, reducible);
       if (units > 0) {
         this.matcher.take(d, {
-          taker: wallet, market, side: order.side, units, oid: order.oid, cloid: order.cloid, limitTicks: t.limitTicks,
-          touchTicks: market.ticks, touchUnits: this.unitsIn(market, TOUCH_NOTIONAL), sweepUnits: this.unitsIn(market, SWEEP_NOTIONAL),
-          hash: this.hash(), twapId: null, builder: builder?.b ?? null,
+          taker: wallet,
+          market,
+          side: order.side,
+          units,
+          oid: order.oid,
+          cloid: order.cloid,
+          limitTicks: t.limitTicks,
+          touchTicks: market.ticks,
+          touchUnits: this.unitsIn(market, TOUCH_NOTIONAL),
+          sweepUnits: this.unitsIn(market, SWEEP_NOTIONAL),
+          hash: this.hash(),
+          twapId: null,
+          builder: builder?.b ?? null,
         });
       }
       const status = units === t.units ? 'filled' : 'reduceOnlyCanceled';
@@ -357,12 +387,21 @@ export class HyperliquidSimulator {
           takerCloid: null,
           liquidation: { liquidatedUser: victim.address, markPx, method: 'market' },
         });
-        d.add('misc_events_by_block', this.miscEvent(d, {
-          LedgerUpdate: {
-            users: [victim.address],
-            delta: { type: 'liquidation', liquidatedNtlPos: ntl, accountValue, leverageType: 'Cross', liquidatedPositions: [{ coin: market.coin, szi }] },
-          },
-        }));
+        d.add(
+          'misc_events_by_block',
+          this.miscEvent(d, {
+            LedgerUpdate: {
+              users: [victim.address],
+              delta: {
+                type: 'liquidation',
+                liquidatedNtlPos: ntl,
+                accountValue,
+                leverageType: 'Cross',
+                liquidatedPositions: [{ coin: market.coin, szi }],
+              },
+            },
+          }),
+        );
       }
     }
   }
@@ -415,7 +454,7 @@ export class HyperliquidSimulator {
   }
 
   private twapSlices(d: BlockDraft): void {
-    for (let i = 0; i < this.twaps.length; ) {
+    for (let i = 0; i < this.twaps.length;) {
       const t = this.twaps[i]!;
       if (t.nextSliceMs > this.clockMs) {
         i++;
@@ -466,7 +505,10 @@ export class HyperliquidSimulator {
     const cents = this.cents(wallet.profile.targetEquity * this.random.between(0.002, 0.02));
     wallet.cash += BigInt(cents) * pow10(MONEY_DP - 2);
     this.wallets.refreshLiquidationPrices(wallet);
-    d.add('misc_events_by_block', this.miscEvent(d, { LedgerUpdate: { users: [wallet.address], delta: { type: 'deposit', usdc: unitsToDecimal(cents, 2) } } }));
+    d.add(
+      'misc_events_by_block',
+      this.miscEvent(d, { LedgerUpdate: { users: [wallet.address], delta: { type: 'deposit', usdc: unitsToDecimal(cents, 2) } } }),
+    );
   }
 
   /** The fee is inside `usdc`: the perp balance drops by `usdc`, the user receives usdc - fee. */
@@ -493,7 +535,8 @@ export class HyperliquidSimulator {
     const cents = Math.floor(wallet.spotHypeCents * this.random.between(0.05, 0.5));
     if (cents < 1) return;
     let destination = this.random.pick(this.wallets.traders);
-    if (destination === wallet) destination = this.wallets.traders[(this.wallets.traders.indexOf(wallet) + 1) % this.wallets.traders.length]!;
+    if (destination === wallet)
+      destination = this.wallets.traders[(this.wallets.traders.indexOf(wallet) + 1) % this.wallets.traders.length]!;
     wallet.spotHypeCents -= cents;
     destination.spotHypeCents += cents;
     const hype = this.hypePrice();
@@ -524,7 +567,10 @@ export class HyperliquidSimulator {
     const hash = this.hash();
     d.add('misc_events_by_block', this.miscEvent(d, { CDeposit: { user: wallet.address, amount: text } }, hash));
     const validator = this.random.pick(this.validators);
-    d.add('misc_events_by_block', this.miscEvent(d, { Delegation: { user: wallet.address, validator, amount: text, is_undelegate: false } }, hash));
+    d.add(
+      'misc_events_by_block',
+      this.miscEvent(d, { Delegation: { user: wallet.address, validator, amount: text, is_undelegate: false } }, hash),
+    );
   }
 
   /** Undelegate and withdraw from staking; the 7-day unstaking queue is not modelled: the HYPE is back in spot at once. */
@@ -536,7 +582,10 @@ export class HyperliquidSimulator {
     const text = unitsToDecimal(cents, 2);
     const hash = this.hash();
     const validator = this.random.pick(this.validators);
-    d.add('misc_events_by_block', this.miscEvent(d, { Delegation: { user: wallet.address, validator, amount: text, is_undelegate: true } }, hash));
+    d.add(
+      'misc_events_by_block',
+      this.miscEvent(d, { Delegation: { user: wallet.address, validator, amount: text, is_undelegate: true } }, hash),
+    );
     d.add('misc_events_by_block', this.miscEvent(d, { CWithdrawal: { user: wallet.address, amount: text, is_finalized: false } }, hash));
   }
 

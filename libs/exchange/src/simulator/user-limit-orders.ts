@@ -101,8 +101,10 @@ export class UserLimitOrders implements OrderKeeper {
     const bid = book.bestPx('B');
     const ask = book.bestPx('A');
     if ((bid === undefined || bid < market.ticks) && (ask === undefined || ask > market.ticks)) return;
-    for (let bid = book.best('B'); bid?.keeper === this && bid.pxTicks >= market.ticks; bid = book.best('B')) this.matcher.takeWhole(d, this.random.pick(this.parties.makers), bid);
-    for (let ask = book.best('A'); ask?.keeper === this && ask.pxTicks <= market.ticks; ask = book.best('A')) this.matcher.takeWhole(d, this.random.pick(this.parties.makers), ask);
+    for (let bid = book.best('B'); bid?.keeper === this && bid.pxTicks >= market.ticks; bid = book.best('B'))
+      this.matcher.takeWhole(d, this.random.pick(this.parties.makers), bid);
+    for (let ask = book.best('A'); ask?.keeper === this && ask.pxTicks <= market.ticks; ask = book.best('A'))
+      this.matcher.takeWhole(d, this.random.pick(this.parties.makers), ask);
   }
 
   private place(d: BlockDraft): void {

@@ -51,8 +51,8 @@ export class Wallet {
     this.cash = BigInt(profile.targetEquity) * pow10(MONEY_DP);
     this.pnlBaseline = BigInt(profile.targetPnl) * pow10(MONEY_DP);
     // A few percent of equity in HYPE at ~38 USD, split between spot and staked.
-    this.spotHypeCents = Math.round((profile.targetEquity * random.between(0, 0.03)) / 38 * 100);
-    this.stakedHypeCents = Math.round((profile.targetEquity * random.between(0, 0.03)) / 38 * 100);
+    this.spotHypeCents = Math.round(((profile.targetEquity * random.between(0, 0.03)) / 38) * 100);
+    this.stakedHypeCents = Math.round(((profile.targetEquity * random.between(0, 0.03)) / 38) * 100);
   }
 }
 
@@ -288,7 +288,11 @@ export class WalletBook {
       role: wallet.profile.role,
       cash: hlDecimalOf(wallet.cash, MONEY_DP),
       perpEquity: hlDecimalOf(wallet.cash * toPnlDp + unrealized, PNL_DP, MONEY_DP),
-      allTimePnl: hlDecimalOf((wallet.pnlBaseline + wallet.closedPnl + wallet.funding - wallet.fees) * toPnlDp + unrealized, PNL_DP, MONEY_DP),
+      allTimePnl: hlDecimalOf(
+        (wallet.pnlBaseline + wallet.closedPnl + wallet.funding - wallet.fees) * toPnlDp + unrealized,
+        PNL_DP,
+        MONEY_DP,
+      ),
       spotHype: unitsToDecimal(wallet.spotHypeCents, 2),
       stakedHype: unitsToDecimal(wallet.stakedHypeCents, 2),
       positions,

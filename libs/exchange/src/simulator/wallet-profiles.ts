@@ -50,5 +50,10 @@ export function traderProfile(index: number, random: SeededRandom): WalletProfil
 
 /** Market makers take the other side of every taker trade and act as the liquidator. */
 export function makerProfile(random: SeededRandom): WalletProfile {
-  return { role: 'maker', targetEquity: Math.round(random.between(40e6, 60e6)), targetPnl: Math.round(random.between(2e6, 5e6)), leverage: 0 };
+  return {
+    role: 'maker',
+    targetEquity: Math.round(random.between(40e6, 60e6)),
+    targetPnl: Math.round(random.between(2e6, 5e6)),
+    leverage: 0,
+  };
 }

@@ -8,7 +8,10 @@ import { fillJson, orderStatusJson, type WireFill } from './wire-json.js';
 
 // An order as the simulator places it (keys in its order), partly filled.
 const TSLA = new MarketBook(3).get('xyz:TSLA');
-const ORDER: WireOrder = { ...new OrderDesk(new SeededRandom(1), () => 1_763_449_200_123).limitOrder(TSLA, 'B', 42_050, 20, 'Alo', '0x0123456789abcdef'), sz: '0.013' };
+const ORDER: WireOrder = {
+  ...new OrderDesk(new SeededRandom(1), () => 1_763_449_200_123).limitOrder(TSLA, 'B', 42_050, 20, 'Alo', '0x0123456789abcdef'),
+  sz: '0.013',
+};
 
 const FILL: WireFill = {
   coin: 'BTC',
@@ -30,10 +33,22 @@ const FILL: WireFill = {
 
 describe('wire JSON', () => {
   it('writes order statuses as JSON.stringify writes their objects', () => {
-    const trigger: WireOrder = { ...ORDER, triggerCondition: 'Price above 431.07', isTrigger: true, triggerPx: '431.07', reduceOnly: true, orderType: 'Stop Market', tif: null, cloid: null };
+    const trigger: WireOrder = {
+      ...ORDER,
+      triggerCondition: 'Price above 431.07',
+      isTrigger: true,
+      triggerPx: '431.07',
+      reduceOnly: true,
+      orderType: 'Stop Market',
+      tif: null,
+      cloid: null,
+    };
     const nested: WireOrder = { ...ORDER, children: [trigger, ORDER] };
     for (const order of [ORDER, trigger, nested]) {
-      for (const [hash, builder] of [[null, null], [`0x${'cd'.repeat(32)}`, { b: `0x${'12'.repeat(20)}`, f: 10 }]] as const) {
+      for (const [hash, builder] of [
+        [null, null],
+        [`0x${'cd'.repeat(32)}`, { b: `0x${'12'.repeat(20)}`, f: 10 }],
+      ] as const) {
         const time = '2026-11-18T07:00:00.123456789';
         const json = orderStatusJson(time, `0x${'ef'.repeat(20)}`, hash, builder, 'canceled', order);
         expect(json).toBe(JSON.stringify({ time, user: `0x${'ef'.repeat(20)}`, hash, builder, status: 'canceled', order }));
@@ -52,14 +67,28 @@ describe('wire JSON', () => {
     for (const fill of fills) {
       // The order JSON.stringify follows is the object's own: the keys as trade-writer adds them.
       const { cloid, liquidation: liq, builder, builderFee, feeToken, twapId, ...head } = fill;
-      const object = { ...head, ...(cloid === undefined ? {} : { cloid }), ...(liq === undefined ? {} : { liquidation: liq }), feeToken, twapId, ...(builder === undefined ? {} : { builder, builderFee }) };
+      const object = {
+        ...head,
+        ...(cloid === undefined ? {} : { cloid }),
+        ...(liq === undefined ? {} : { liquidation: liq }),
+        feeToken,
+        twapId,
+        ...(builder === undefined ? {} : { builder, builderFee }),
+      };
       expect(fillJson('0xabc', fill)).toBe(JSON.stringify(['0xabc', object]));
     }
   });
 
   it('gives lines that are JSON needing no escape: parsed and written again, the same text', () => {
     const start = Date.UTC(2026, 10, 18, 7, 0);
-    const simulator = new HyperliquidSimulator({ seed: 4, startTimeMs: start, wallets: 40, markets: 12, eventsPerSecond: 2, bookOrders: 400 });
+    const simulator = new HyperliquidSimulator({
+      seed: 4,
+      startTimeMs: start,
+      wallets: 40,
+      markets: 12,
+      eventsPerSecond: 2,
+      bookOrders: 400,
+    });
     const streams = new Set<string>();
     for (const line of simulator.run(start + 1_800_000)) {
       expect(JSON.stringify(JSON.parse(line.line))).toBe(line.line);

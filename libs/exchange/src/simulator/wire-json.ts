@@ -28,7 +28,14 @@ export function orderJson(o: WireOrder): string {
 }
 
 /** A `node_order_statuses_by_block` event: { time, user, hash, builder, status, order }. */
-export function orderStatusJson(time: string, user: string, hash: string | null, builder: WireBuilder | null, status: string, order: WireOrder): string {
+export function orderStatusJson(
+  time: string,
+  user: string,
+  hash: string | null,
+  builder: WireBuilder | null,
+  status: string,
+  order: WireOrder,
+): string {
   const builderJson = builder === null ? 'null' : `{"b":"${builder.b}","f":${builder.f}}`;
   return `{"time":"${time}","user":"${user}","hash":${text(hash)},"builder":${builderJson},"status":"${status}","order":${orderJson(order)}}`;
 }

@@ -26,7 +26,10 @@ export class InfoStateSource {
     private readonly concurrency = 8,
   ) {}
 
-  async read(addresses: readonly string[], at: { height: number; timeMs: number }): Promise<{ state: ExchangeState; failures: WalletReadFailure[] }> {
+  async read(
+    addresses: readonly string[],
+    at: { height: number; timeMs: number },
+  ): Promise<{ state: ExchangeState; failures: WalletReadFailure[] }> {
     const wallets: WalletStateRecord[] = [];
     const failures: WalletReadFailure[] = [];
     const queue = [...new Set(addresses.map((a) => a.toLowerCase()))];

@@ -20,7 +20,10 @@ export function simulatorExchangeState(simulator: HyperliquidSimulator): Exchang
     height: simulator.height,
     timeMs: simulator.nowMs,
     hypePx: hype?.px ?? DEFAULT_HYPE_PX,
-    wallets: simulator.walletStates().filter((w) => w.role !== 'maker').map(walletRecord),
+    wallets: simulator
+      .walletStates()
+      .filter((w) => w.role !== 'maker')
+      .map(walletRecord),
   };
 }
 

@@ -37,7 +37,14 @@ describe('websocket frames', () => {
     });
     expect(book).toMatchObject({
       channel: 'l2Book',
-      data: { coin: 'BTC', time: 1791278882097, levels: [[{ px: '85821.0', sz: '0.96592', n: 4 }, {}], [{ px: '85822.0', n: 71 }, {}]] },
+      data: {
+        coin: 'BTC',
+        time: 1791278882097,
+        levels: [
+          [{ px: '85821.0', sz: '0.96592', n: 4 }, {}],
+          [{ px: '85822.0', n: 71 }, {}],
+        ],
+      },
     });
     expect(trades).toEqual({
       channel: 'trades',

@@ -41,7 +41,10 @@ describe('ClosedTradeBuilder', () => {
     expect(builder.add(WALLET, fill({ time: 2000, side: 'B', sz: '1', px: '110', start: '1', fee: '0.055' }))).toEqual([]);
     expect(builder.add(WALLET, fill({ time: 3000, side: 'A', sz: '0.5', px: '120', start: '2', pnl: '7.5', fee: '0.03' }))).toEqual([]);
     expect(builder.openTrades()).toHaveLength(1);
-    const [trade, ...rest] = builder.add(WALLET, fill({ time: 4000, side: 'A', sz: '1.5', px: '90', start: '1.5', pnl: '-22.5', fee: '0.0675' }));
+    const [trade, ...rest] = builder.add(
+      WALLET,
+      fill({ time: 4000, side: 'A', sz: '1.5', px: '90', start: '1.5', pnl: '-22.5', fee: '0.0675' }),
+    );
     expect(rest).toEqual([]);
     expect(trade).toMatchObject({
       address: wallet,
@@ -76,7 +79,17 @@ describe('ClosedTradeBuilder', () => {
       fill({ time: 5000, side: 'B', sz: '3', px: '40', start: '-3', pnl: '30', fee: '0.08' }),
     ]);
     expect(trades).toHaveLength(1);
-    expect(trades[0]).toMatchObject({ side: 'short', avgEntry: '50', avgExit: '40', totalUsd: '150', realizedPnlUsd: '30', fee: '0.18', duration: 4000, countFills: 2, partial: false });
+    expect(trades[0]).toMatchObject({
+      side: 'short',
+      avgEntry: '50',
+      avgExit: '40',
+      totalUsd: '150',
+      realizedPnlUsd: '30',
+      fee: '0.18',
+      duration: 4000,
+      countFills: 2,
+      partial: false,
+    });
   });
 
   it('splits a flip exactly: the closing part takes its fee share and all of closedPnl', () => {
@@ -128,7 +141,19 @@ describe('ClosedTradeBuilder', () => {
       fill({ time: 2000, side: 'A', sz: '1', px: '101', start: '1', pnl: '11' }),
     ]);
     expect(trades).toEqual([
-      expect.objectContaining({ side: 'long', partial: true, avgEntry: null, avgExit: '100.5', totalSize: '0', carriedSize: '2', exitSize: '2', realizedPnlUsd: '21', countFills: 2, openTime: 1000, closeTime: 2000 }),
+      expect.objectContaining({
+        side: 'long',
+        partial: true,
+        avgEntry: null,
+        avgExit: '100.5',
+        totalSize: '0',
+        carriedSize: '2',
+        exitSize: '2',
+        realizedPnlUsd: '21',
+        countFills: 2,
+        openTime: 1000,
+        closeTime: 2000,
+      }),
     ]);
   });
 
@@ -140,11 +165,28 @@ describe('ClosedTradeBuilder', () => {
     // with no exit seen; a carried trade of 5 starts here and this fill reduces it to 4.
     const [gapped, ...none] = builder.add(WALLET, fill({ time: 3000, side: 'A', sz: '1', px: '105', start: '5', pnl: '1' }));
     expect(none).toEqual([]);
-    expect(gapped).toMatchObject({ partial: true, closeTime: 2000, duration: 1000, totalSize: '2', avgEntry: '100.5', avgExit: null, exitSize: '0', countFills: 2 });
+    expect(gapped).toMatchObject({
+      partial: true,
+      closeTime: 2000,
+      duration: 1000,
+      totalSize: '2',
+      avgEntry: '100.5',
+      avgExit: null,
+      exitSize: '0',
+      countFills: 2,
+    });
     expect(builder.openTrades()).toEqual([expect.objectContaining({ position: '4', partial: true, carriedSize: '5', openTime: 3000 })]);
     // Exits 1 @ 105 and 4 @ 106: avgExit 529 / 5 = 105.8.
     const [carried] = builder.add(WALLET, fill({ time: 4000, side: 'A', sz: '4', px: '106', start: '4', pnl: '2' }));
-    expect(carried).toMatchObject({ partial: true, openTime: 3000, closeTime: 4000, avgExit: '105.8', avgEntry: null, realizedPnlUsd: '3', countFills: 2 });
+    expect(carried).toMatchObject({
+      partial: true,
+      openTime: 3000,
+      closeTime: 4000,
+      avgExit: '105.8',
+      avgEntry: null,
+      realizedPnlUsd: '3',
+      countFills: 2,
+    });
   });
 
   it('ends the running trade as partial when a fill starts from zero', () => {
@@ -166,7 +208,9 @@ describe('ClosedTradeBuilder', () => {
       fill({ time: 2000, side: 'A', sz: '0.5', px: '101', start: '1', tid: 7, hash: '0xself', pnl: '0.25' }),
       fill({ time: 3000, side: 'A', sz: '1', px: '102', start: '1', pnl: '2', tid: 8 }),
     ]);
-    expect(trades).toEqual([expect.objectContaining({ partial: false, countFills: 4, totalSize: '1.5', exitSize: '1.5', realizedPnlUsd: '2.25' })]);
+    expect(trades).toEqual([
+      expect.objectContaining({ partial: false, countFills: 4, totalSize: '1.5', exitSize: '1.5', realizedPnlUsd: '2.25' }),
+    ]);
   });
 
   it('keeps coins apart when their fills interleave', () => {
@@ -197,10 +241,7 @@ describe('ClosedTradeBuilder', () => {
   it('attributes funding paid while the trade was open, before the fills of the same millisecond', () => {
     const trades = buildClosedTrades(
       WALLET,
-      [
-        fill({ time: 1000, side: 'B', sz: '1', px: '100', start: '0' }),
-        fill({ time: 4000, side: 'A', sz: '1', px: '100', start: '1' }),
-      ],
+      [fill({ time: 1000, side: 'B', sz: '1', px: '100', start: '0' }), fill({ time: 4000, side: 'A', sz: '1', px: '100', start: '1' })],
       [
         { time: 500, coin: 'BTC', usdc: '-9' }, // before the trade
         { time: 1000, coin: 'BTC', usdc: '-9' }, // paid on the flat position just before the opening fill

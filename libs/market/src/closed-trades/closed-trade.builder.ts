@@ -7,7 +7,8 @@ import { ScaledDecimal } from './scaled-decimal.js';
 const ZERO = ScaledDecimal.ZERO;
 const dec = (value: string | number): ScaledDecimal => ScaledDecimal.from(value);
 const str = (value: ScaledDecimal): string => value.toFixed();
-const quotient = (numerator: ScaledDecimal, denominator: ScaledDecimal): string | null => (denominator.eq(0) ? null : numerator.div(denominator).toFixed());
+const quotient = (numerator: ScaledDecimal, denominator: ScaledDecimal): string | null =>
+  denominator.eq(0) ? null : numerator.div(denominator).toFixed();
 
 /** What the builder reads of a fill; hl-node `Fill`s and info `InfoFill`s both fit. */
 export type TradeFill = Pick<
@@ -176,14 +177,8 @@ export class ClosedTradeBuilder {
  * All closed trades of one wallet from a batch of its fills (any order: sorted here by time, then tid when
  * both fills have one, otherwise kept in input order) and optional funding payments.
  */
-export function buildClosedTrades(
-  address: string,
-  fills: readonly TradeFill[],
-  funding: readonly FundingPayment[] = [],
-): ClosedTrade[] {
-  const sortedFills = [...fills].sort(
-    (a, b) => a.time - b.time || (a.tid !== null && b.tid !== null ? a.tid - b.tid : 0),
-  );
+export function buildClosedTrades(address: string, fills: readonly TradeFill[], funding: readonly FundingPayment[] = []): ClosedTrade[] {
+  const sortedFills = [...fills].sort((a, b) => a.time - b.time || (a.tid !== null && b.tid !== null ? a.tid - b.tid : 0));
   const sortedFunding = [...funding].sort((a, b) => a.time - b.time);
   const builder = new ClosedTradeBuilder();
   const trades: ClosedTrade[] = [];
@@ -256,7 +251,14 @@ function carriedTrade(address: string, fill: TradeFill, startPosition: ScaledDec
   return newTrade(address, fill, startPosition, 'carried');
 }
 
-function touch(trade: Accumulator, fill: TradeFill, opened: ScaledDecimal, reduced: ScaledDecimal, fee: ScaledDecimal, pnl: ScaledDecimal): void {
+function touch(
+  trade: Accumulator,
+  fill: TradeFill,
+  opened: ScaledDecimal,
+  reduced: ScaledDecimal,
+  fee: ScaledDecimal,
+  pnl: ScaledDecimal,
+): void {
   const px = dec(fill.px);
   trade.openedSize = trade.openedSize.plus(opened);
   trade.entryUsd = trade.entryUsd.plus(px.times(opened));

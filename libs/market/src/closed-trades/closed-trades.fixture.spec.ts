@@ -34,8 +34,13 @@ function reference(fills: InfoFill[]): { closes: number; gaps: number; pnl: stri
     ofCoin.forEach((f, i) => {
       const p = ofCoin[i - 1];
       const selfLeg =
-        p !== undefined && p.time === f.time && p.hash === f.hash && p.px === f.px && p.sz === f.sz &&
-        p.side !== f.side && p.startPosition === f.startPosition;
+        p !== undefined &&
+        p.time === f.time &&
+        p.hash === f.hash &&
+        p.px === f.px &&
+        p.sz === f.sz &&
+        p.side !== f.side &&
+        p.startPosition === f.startPosition;
       const signed = f.side === 'B' ? new Big(f.sz) : new Big(f.sz).neg();
       const from = selfLeg ? new Big(f.startPosition).minus(signed) : new Big(f.startPosition);
       const to = from.plus(signed);
@@ -149,7 +154,10 @@ describe('closed trades of info_userFills.json (500 fills, one wallet, ~5.5 minu
       countFills: 11,
       openTime: 1683245563576,
       closeTime: 1683245874661,
-      realizedPnlUsd: fills.filter((f) => f.coin === 'ETH').reduce((s, f) => s.plus(f.closedPnl), new Big(0)).toFixed(),
+      realizedPnlUsd: fills
+        .filter((f) => f.coin === 'ETH')
+        .reduce((s, f) => s.plus(f.closedPnl), new Big(0))
+        .toFixed(),
     });
     expect(eth[0]!.realizedPnlUsd).toBe('-84.553455');
   });

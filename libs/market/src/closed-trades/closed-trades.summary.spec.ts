@@ -2,11 +2,38 @@ import { describe, expect, it } from '@jest/globals';
 import type { ClosedTrade } from './closed-trade.types.js';
 import { summarizeClosedTrades } from './closed-trades.summary.js';
 
-function trade(coin: string, side: 'long' | 'short', pnl: string, fee: string, funding: string, entryUsd: string, exitUsd: string, duration: number): ClosedTrade {
+function trade(
+  coin: string,
+  side: 'long' | 'short',
+  pnl: string,
+  fee: string,
+  funding: string,
+  entryUsd: string,
+  exitUsd: string,
+  duration: number,
+): ClosedTrade {
   return {
-    address: '0xw', hash: `${coin}${duration}`, id: `${coin}${duration}`, side, coin, avgEntry: '1', avgExit: '1',
-    duration, openTime: 0, closeTime: duration, partial: false, totalSize: '1', totalUsd: entryUsd,
-    realizedPnlUsd: pnl, countFills: 2, fee, feeUsd: fee, fundingUsd: funding, carriedSize: '0', exitSize: '1', exitUsd,
+    address: '0xw',
+    hash: `${coin}${duration}`,
+    id: `${coin}${duration}`,
+    side,
+    coin,
+    avgEntry: '1',
+    avgExit: '1',
+    duration,
+    openTime: 0,
+    closeTime: duration,
+    partial: false,
+    totalSize: '1',
+    totalUsd: entryUsd,
+    realizedPnlUsd: pnl,
+    countFills: 2,
+    fee,
+    feeUsd: fee,
+    fundingUsd: funding,
+    carriedSize: '0',
+    exitSize: '1',
+    exitUsd,
   };
 }
 
@@ -52,13 +79,27 @@ describe('summarizeClosedTrades', () => {
     const { byCoin } = summarizeClosedTrades(trades);
     expect(byCoin.map((c) => c.coin)).toEqual(['BTC', 'ETH']);
     expect(byCoin[0]).toMatchObject({ tradeCount: 2, profitFactor: 1.5, payoffRatio: 1.5, medianDurationMs: 2000, netPnlUsd: '3' });
-    expect(byCoin[1]).toMatchObject({ winCount: 1, lossCount: 0, profitFactor: null, payoffRatio: null, largestLossUsd: null, grossLossUsd: '0' });
+    expect(byCoin[1]).toMatchObject({
+      winCount: 1,
+      lossCount: 0,
+      profitFactor: null,
+      payoffRatio: null,
+      largestLossUsd: null,
+      grossLossUsd: '0',
+    });
   });
 
   it('summarizes no trades', () => {
     expect(summarizeClosedTrades([]).summary).toMatchObject({
-      tradeCount: 0, winRate: null, avgSizeUsd: null, avgDurationMs: null, medianDurationMs: null,
-      expectancyUsd: null, profitFactor: null, largestWinUsd: null, realizedPnlUsd: '0',
+      tradeCount: 0,
+      winRate: null,
+      avgSizeUsd: null,
+      avgDurationMs: null,
+      medianDurationMs: null,
+      expectancyUsd: null,
+      profitFactor: null,
+      largestWinUsd: null,
+      realizedPnlUsd: '0',
     });
     expect(summarizeClosedTrades([]).byCoin).toEqual([]);
   });

@@ -127,8 +127,7 @@ function summarizeRecord(trades: readonly ClosedTrade[]): ClosedTradesSummaryRec
     avgDurationMs: count === 0 ? null : Math.round(durations.reduce((sum, d) => sum + d, 0) / count),
     medianDurationMs: median(durations),
     profitFactor: lossCount === 0 ? null : ratio(profit, loss.abs()),
-    payoffRatio:
-      winCount === 0 || lossCount === 0 ? null : ratio(profit.div(winCount), loss.abs().div(lossCount)),
+    payoffRatio: winCount === 0 || lossCount === 0 ? null : ratio(profit.div(winCount), loss.abs().div(lossCount)),
     expectancyUsd: quotient(net, dec(count)),
     largestWinUsd: largestWin === null ? null : str(largestWin),
     largestLossUsd: largestLoss === null ? null : str(largestLoss),

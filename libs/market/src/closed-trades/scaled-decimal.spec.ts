@@ -15,7 +15,12 @@ function* samples(seed: number, count: number): Generator<string> {
   for (let i = 0; i < count; i++) {
     const places = Math.floor(next() * 13);
     const whole = Math.floor(next() * 10 ** Math.floor(next() * 10));
-    const fraction = places === 0 ? '' : `.${Math.floor(next() * 10 ** places).toString().padStart(places, '0')}`;
+    const fraction =
+      places === 0
+        ? ''
+        : `.${Math.floor(next() * 10 ** places)
+            .toString()
+            .padStart(places, '0')}`;
     yield `${next() < 0.4 ? '-' : ''}${whole}${fraction}`;
   }
 }
@@ -34,8 +39,30 @@ describe('ScaledDecimal against big.js (Dec)', () => {
         const [a, b] = [values[i]!, values[j]!];
         const [x, y] = [ScaledDecimal.from(a), ScaledDecimal.from(b)];
         const [bx, by] = [dec(a), dec(b)];
-        const got = [x.plus(y).toFixed(), x.minus(y).toFixed(), x.times(y).toFixed(), x.cmp(y), x.eq(y), x.gt(y), x.lt(y), x.lte(y), x.abs().toFixed(), x.neg().toFixed()];
-        const want = [str(bx.plus(by)), str(bx.minus(by)), str(bx.times(by)), bx.cmp(by), bx.eq(by), bx.gt(by), bx.lt(by), bx.lte(by), str(bx.abs()), str(bx.neg())];
+        const got = [
+          x.plus(y).toFixed(),
+          x.minus(y).toFixed(),
+          x.times(y).toFixed(),
+          x.cmp(y),
+          x.eq(y),
+          x.gt(y),
+          x.lt(y),
+          x.lte(y),
+          x.abs().toFixed(),
+          x.neg().toFixed(),
+        ];
+        const want = [
+          str(bx.plus(by)),
+          str(bx.minus(by)),
+          str(bx.times(by)),
+          bx.cmp(by),
+          bx.eq(by),
+          bx.gt(by),
+          bx.lt(by),
+          bx.lte(by),
+          str(bx.abs()),
+          str(bx.neg()),
+        ];
         if (!by.eq(0)) {
           got.push(x.div(y).toFixed(), x.times(y).div(x.abs().plus('0.37')).toFixed());
           want.push(str(bx.div(by)), str(bx.times(by).div(bx.abs().plus('0.37'))));
@@ -48,7 +75,15 @@ describe('ScaledDecimal against big.js (Dec)', () => {
 
   it('rounds a quotient half to even at 18 places', () => {
     // 1/3, 2/3 and exact halves at the 19th place, both signs.
-    const cases: Array<[string, string]> = [['1', '3'], ['2', '3'], ['-2', '3'], ['0.0000000000000000005', '1'], ['0.0000000000000000015', '1'], ['-0.0000000000000000025', '1'], ['1', '-8']];
+    const cases: Array<[string, string]> = [
+      ['1', '3'],
+      ['2', '3'],
+      ['-2', '3'],
+      ['0.0000000000000000005', '1'],
+      ['0.0000000000000000015', '1'],
+      ['-0.0000000000000000025', '1'],
+      ['1', '-8'],
+    ];
     for (const [a, b] of cases) expect([a, b, ScaledDecimal.from(a).div(b).toFixed()]).toEqual([a, b, str(dec(a).div(b))]);
   });
 

@@ -32,7 +32,8 @@ export class ScaledDecimal {
 
   private static parse(text: string): ScaledDecimal {
     const match = NUMBER.exec(text);
-    if (match === null || (match[2] === '' && (match[3] ?? '') === '')) throw new TypeError(`not a decimal number: ${JSON.stringify(text)}`);
+    if (match === null || (match[2] === '' && (match[3] ?? '') === ''))
+      throw new TypeError(`not a decimal number: ${JSON.stringify(text)}`);
     const [, sign, whole, fraction = '', exponent = '0'] = match;
     let units = BigInt(`${whole}${fraction}` || '0');
     let dp = fraction.length - Number(exponent);
@@ -141,7 +142,7 @@ export class ScaledDecimal {
  */
 function plainDecimal(text: string): ScaledDecimal | null {
   const length = text.length;
-  let i = text.charCodeAt(0) === 45 ? 1 : 0;
+  const i = text.charCodeAt(0) === 45 ? 1 : 0;
   if (i === length) return null;
   let digits = 0;
   let point = -1;

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { dumpTables, FACT_TABLES, feedBlock, fixtureBlocks, fixtureJson, openFactsDatabase, parseLine, startedWriter, type TestPosition, useTestEnvironment } from '#testing';
+import {
+  dumpTables,
+  FACT_TABLES,
+  feedBlock,
+  fixtureBlocks,
+  fixtureJson,
+  openFactsDatabase,
+  parseLine,
+  startedWriter,
+  type TestPosition,
+  useTestEnvironment,
+} from '#testing';
 import { type NodeBlock, nodeTime } from '#exchange';
 import type { FeedBlock } from './exchange-facts.types.js';
 import { ExchangeFactsWriter } from './exchange-facts.writer.js';
@@ -24,7 +35,12 @@ const fixtureBatch = (): FeedBlock<TestPosition>[] => [
 
 /** The liquidation fixture's fill moved to another trade, time and block (same coin). */
 function movedFill(opts: { tid: number; timeMs: number; blockNumber: number; px?: string }): NodeBlock {
-  const wire = fixtureJson('node_fills_by_block_liquidation.json') as { block_number: number; block_time: string; local_time: string; events: [string, Record<string, unknown>][] };
+  const wire = fixtureJson('node_fills_by_block_liquidation.json') as {
+    block_number: number;
+    block_time: string;
+    local_time: string;
+    events: [string, Record<string, unknown>][];
+  };
   const time = nodeTime(opts.timeMs, 0);
   Object.assign(wire, { block_number: opts.blockNumber, block_time: time, local_time: time });
   Object.assign(wire.events[0]![1], { tid: opts.tid, time: opts.timeMs, px: opts.px ?? '72.153' });
@@ -44,7 +60,9 @@ describe('ExchangeFactsWriter on the recorded samples', () => {
     const result = await writer.writeBlocks(fixtureBatch(), 'node');
     expect(result).toEqual({ skippedBlocks: 0, fills: 3, twapStatuses: 1, ledgerUpdates: 2, fundingPayments: 2 });
 
-    const [liquidation] = await dataSource.query(`SELECT *, time::text AS time_text, block_time::text AS block_time_text FROM fills WHERE tid = 340554939716632`);
+    const [liquidation] = await dataSource.query(
+      `SELECT *, time::text AS time_text, block_time::text AS block_time_text FROM fills WHERE tid = 340554939716632`,
+    );
     expect(liquidation).toMatchObject({
       address: '0xa775d1bd91ee2cc4cae6113e5fd9c0c17b355277',
       coin: 'SOL',
@@ -78,27 +96,64 @@ describe('ExchangeFactsWriter on the recorded samples', () => {
     );
     expect(times).toEqual([{ time: '2026-06-28T08:43:53.257', block_time: '2026-06-28T08:43:53.257' }]);
 
-    const twapPair = await dataSource.query(`SELECT address, side, twap_id, fee, cloid, hash FROM fills WHERE tid = 990908538720549 ORDER BY side`);
+    const twapPair = await dataSource.query(
+      `SELECT address, side, twap_id, fee, cloid, hash FROM fills WHERE tid = 990908538720549 ORDER BY side`,
+    );
     expect(twapPair).toEqual([
-      { address: '0x1c1c270b573d55b68b3d14722b5d5d401511bed0', side: 'A', twap_id: null, fee: '-0.000903', cloid: '0x9152106fa754fb298f52649ec28a812a', hash: `0x${'0'.repeat(64)}` },
-      { address: '0xd7e678a2ad378286d79e278bbccb6438f1a8a064', side: 'B', twap_id: '1305284', fee: '0.040673', cloid: null, hash: `0x${'0'.repeat(64)}` },
+      {
+        address: '0x1c1c270b573d55b68b3d14722b5d5d401511bed0',
+        side: 'A',
+        twap_id: null,
+        fee: '-0.000903',
+        cloid: '0x9152106fa754fb298f52649ec28a812a',
+        hash: `0x${'0'.repeat(64)}`,
+      },
+      {
+        address: '0xd7e678a2ad378286d79e278bbccb6438f1a8a064',
+        side: 'B',
+        twap_id: '1305284',
+        fee: '0.040673',
+        cloid: null,
+        hash: `0x${'0'.repeat(64)}`,
+      },
     ]);
     // Each fill went to its month's partition, created on demand.
-    const partitions = await dataSource.query(`SELECT tableoid::regclass::text AS part, count(*)::int AS n FROM fills GROUP BY 1 ORDER BY 1`);
-    expect(partitions).toEqual([{ part: 'fills_2025_10', n: 2 }, { part: 'fills_2026_06', n: 1 }]);
+    const partitions = await dataSource.query(
+      `SELECT tableoid::regclass::text AS part, count(*)::int AS n FROM fills GROUP BY 1 ORDER BY 1`,
+    );
+    expect(partitions).toEqual([
+      { part: 'fills_2025_10', n: 2 },
+      { part: 'fills_2026_06', n: 1 },
+    ]);
 
-    expect(await dataSource.query(`SELECT block_number, twap_id, status, description, coin, address, side, sz, executed_sz, executed_ntl, minutes,
+    expect(
+      await dataSource.query(`SELECT block_number, twap_id, status, description, coin, address, side, sz, executed_sz, executed_ntl, minutes,
                                           reduce_only, randomize, timestamp = '2025-12-04T17:00:22.417Z' AS timestamp_ok, time = '2025-12-04T17:00:22.417Z' AS time_ok
-                                   FROM twap_statuses`)).toEqual([
+                                   FROM twap_statuses`),
+    ).toEqual([
       {
-        block_number: '817824346', twap_id: '1430699', status: 'activated', description: null, coin: 'HYPE',
-        address: '0x9d6a5ab97a8eed617bde9968d9ab6fcf72fde1b8', side: 'A', sz: '108.36', executed_sz: '0.0', executed_ntl: '0.0',
-        minutes: 10, reduce_only: false, randomize: false, timestamp_ok: true, time_ok: true,
+        block_number: '817824346',
+        twap_id: '1430699',
+        status: 'activated',
+        description: null,
+        coin: 'HYPE',
+        address: '0x9d6a5ab97a8eed617bde9968d9ab6fcf72fde1b8',
+        side: 'A',
+        sz: '108.36',
+        executed_sz: '0.0',
+        executed_ntl: '0.0',
+        minutes: 10,
+        reduce_only: false,
+        randomize: false,
+        timestamp_ok: true,
+        time_ok: true,
       },
     ]);
 
     // A send touches both users: one row each, same hash.
-    const ledger = await dataSource.query(`SELECT hash, address, type, usdc, delta->>'amount' AS amount, users, block_number FROM ledger_updates ORDER BY address`);
+    const ledger = await dataSource.query(
+      `SELECT hash, address, type, usdc, delta->>'amount' AS amount, users, block_number FROM ledger_updates ORDER BY address`,
+    );
     const users = ['0x8b1c0722a978599bb254c2bdd75992fa605073f6', '0x2000000000000000000000000000000000000000'];
     const hash = '0x5a44d83dc07d168a5bbe043d705c6c02055b00235b70355cfe0d83907f70f074';
     expect(ledger).toEqual([
@@ -106,9 +161,25 @@ describe('ExchangeFactsWriter on the recorded samples', () => {
       { hash, address: users[0], type: 'send', usdc: null, amount: '500.008953', users, block_number: '1030773868' },
     ]);
 
-    expect(await dataSource.query(`SELECT address, coin, usdc, szi, funding_rate, block_number FROM funding_payments ORDER BY address`)).toEqual([
-      { address: '0x00000000000dfd47d200dc26e4e5c79b7e6de984', coin: 'ZEC', usdc: '9.330246', szi: '280.0', funding_rate: '-0.0000810249', block_number: '1030773830' },
-      { address: '0x00000000002f3d928030df28cb15b27b56888b9b', coin: 'HYPE', usdc: '4.506878', szi: '-2744.84', funding_rate: '0.0000308526', block_number: '1030773830' },
+    expect(
+      await dataSource.query(`SELECT address, coin, usdc, szi, funding_rate, block_number FROM funding_payments ORDER BY address`),
+    ).toEqual([
+      {
+        address: '0x00000000000dfd47d200dc26e4e5c79b7e6de984',
+        coin: 'ZEC',
+        usdc: '9.330246',
+        szi: '280.0',
+        funding_rate: '-0.0000810249',
+        block_number: '1030773830',
+      },
+      {
+        address: '0x00000000002f3d928030df28cb15b27b56888b9b',
+        coin: 'HYPE',
+        usdc: '4.506878',
+        szi: '-2744.84',
+        funding_rate: '0.0000308526',
+        block_number: '1030773830',
+      },
     ]);
 
     expect(await dataSource.query(`SELECT coin, px, block_number FROM market_prices ORDER BY coin`)).toEqual([
@@ -153,7 +224,9 @@ describe('ExchangeFactsWriter on the recorded samples', () => {
     const result = await writer.writeBlocks([feedBlock('node_fills_by_block', old, 9)], 'node');
     expect(result.skippedBlocks).toBe(1);
     expect(await dataSource.query(`SELECT count(*)::int AS n FROM fills WHERE tid = 5`)).toEqual([{ n: 0 }]);
-    expect(await dataSource.query(`SELECT position FROM feed_checkpoints WHERE source = 'node' AND stream = 'node_fills_by_block'`)).toEqual(before);
+    expect(
+      await dataSource.query(`SELECT position FROM feed_checkpoints WHERE source = 'node' AND stream = 'node_fills_by_block'`),
+    ).toEqual(before);
   });
 
   it('creates the partition of a month that has none, moving in rows the default partition caught', async () => {
@@ -180,9 +253,15 @@ describe('ExchangeFactsWriter on the recorded samples', () => {
     const price = async () => (await dataSource.query(`SELECT px, block_number FROM market_prices WHERE coin = 'SOL'`))[0];
     const at = Date.UTC(2031, 2, 1);
     // Another source, so its checkpoint does not skip the older block: only the price rule decides.
-    await writer.writeBlocks([feedBlock('node_fills_by_block', movedFill({ tid: 90, timeMs: at, blockNumber: 4_000_000_002, px: '80.5' }), 1)], 'px-test-a');
+    await writer.writeBlocks(
+      [feedBlock('node_fills_by_block', movedFill({ tid: 90, timeMs: at, blockNumber: 4_000_000_002, px: '80.5' }), 1)],
+      'px-test-a',
+    );
     expect(await price()).toEqual({ px: '80.5', block_number: '4000000002' });
-    await writer.writeBlocks([feedBlock('node_fills_by_block', movedFill({ tid: 91, timeMs: at - 1, blockNumber: 4_000_000_001, px: '79.0' }), 1)], 'px-test-b');
+    await writer.writeBlocks(
+      [feedBlock('node_fills_by_block', movedFill({ tid: 91, timeMs: at - 1, blockNumber: 4_000_000_001, px: '79.0' }), 1)],
+      'px-test-b',
+    );
     expect(await price()).toEqual({ px: '80.5', block_number: '4000000002' });
     // Within one batch the later block wins whatever its place in the batch.
     await writer.writeBlocks(
@@ -219,7 +298,12 @@ describe('ExchangeFactsWriter steps', () => {
     });
     own.steps.registerAfterCommit({
       name: 'test-hook',
-      afterCommit: async (batch) => void committed.push(...(await dataSource.query(`SELECT tid::text, source FROM fills, (SELECT $1::text AS source) s WHERE tid = 990001`, [batch.source]))),
+      afterCommit: async (batch) =>
+        void committed.push(
+          ...(await dataSource.query(`SELECT tid::text, source FROM fills, (SELECT $1::text AS source) s WHERE tid = 990001`, [
+            batch.source,
+          ])),
+        ),
     });
 
     await expect(own.writeBlocks([feedBlock('node_fills_by_block', fresh, 9_001)], 'steps-test')).rejects.toThrow('step failed');

@@ -66,7 +66,10 @@ export class ExchangeFactsWriter {
       const misc = accepted.filter((b) => b.stream === 'misc_events_by_block');
       await this.fills.ensurePartitions(q, fills);
       result.fills = await this.fills.insert(q, fills);
-      result.twapStatuses = await this.twapStatuses.insert(q, accepted.flatMap((b) => (b.stream === 'node_twap_statuses_by_block' ? twapStatusRows(b) : [])));
+      result.twapStatuses = await this.twapStatuses.insert(
+        q,
+        accepted.flatMap((b) => (b.stream === 'node_twap_statuses_by_block' ? twapStatusRows(b) : [])),
+      );
       result.ledgerUpdates = await this.ledgerUpdates.insert(q, misc.flatMap(ledgerUpdateRows));
       result.fundingPayments = await this.fundingPayments.insert(q, misc.flatMap(fundingPaymentRows));
       const previousPrices = await this.marketPrices.advance(q, lastPrices(fills));

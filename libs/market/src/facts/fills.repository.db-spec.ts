@@ -15,10 +15,32 @@ const TIME = '2026-06-28T08:43:53.257Z';
 
 function fill(tid: number, address: string, changes: Partial<FillRow> = {}): FillRow {
   return {
-    address, coin: 'SOL', px: '72.153', sz: '0.58', side: 'A', time: TIME, startPosition: '-162.6', dir: 'Open Short', closedPnl: '0.0',
-    hash: `0x${'dc25'.repeat(16)}`, oid: 481702553903, crossed: false, fee: '-0.001255', feeToken: 'USDC', tid, cloid: null, twapId: null,
-    builder: null, builderFee: null, liquidatedUser: null, liquidationMarkPx: null, liquidationMethod: null, isLiquidatedSide: false,
-    blockNumber: 1052527672, blockTime: TIME, ...changes,
+    address,
+    coin: 'SOL',
+    px: '72.153',
+    sz: '0.58',
+    side: 'A',
+    time: TIME,
+    startPosition: '-162.6',
+    dir: 'Open Short',
+    closedPnl: '0.0',
+    hash: `0x${'dc25'.repeat(16)}`,
+    oid: 481702553903,
+    crossed: false,
+    fee: '-0.001255',
+    feeToken: 'USDC',
+    tid,
+    cloid: null,
+    twapId: null,
+    builder: null,
+    builderFee: null,
+    liquidatedUser: null,
+    liquidationMarkPx: null,
+    liquidationMethod: null,
+    isLiquidatedSide: false,
+    blockNumber: 1052527672,
+    blockTime: TIME,
+    ...changes,
   };
 }
 
@@ -50,23 +72,75 @@ afterAll(async () => {
 describe('FillsRepository.insert', () => {
   it('stores new fills with every field as given, text with tabs, newlines and backslashes included', async () => {
     const odd = fill(7, BOB, {
-      coin: 'xyz:TAB\tCOIN', dir: 'Long > Short\nnext', cloid: 'back\\slash\rreturn', feeToken: 'USDC 🐋', px: '0.000100', side: 'B', crossed: true,
-      twapId: 1305284, builder: ALICE, builderFee: '0.002', liquidatedUser: BOB, liquidationMarkPx: '72.149', liquidationMethod: 'backstop',
-      isLiquidatedSide: true, fee: '0.040673',
+      coin: 'xyz:TAB\tCOIN',
+      dir: 'Long > Short\nnext',
+      cloid: 'back\\slash\rreturn',
+      feeToken: 'USDC 🐋',
+      px: '0.000100',
+      side: 'B',
+      crossed: true,
+      twapId: 1305284,
+      builder: ALICE,
+      builderFee: '0.002',
+      liquidatedUser: BOB,
+      liquidationMarkPx: '72.149',
+      liquidationMethod: 'backstop',
+      isLiquidatedSide: true,
+      fee: '0.040673',
     });
     expect(await write([fill(5, ALICE), odd])).toBe(2);
     expect(await stored()).toEqual([
       {
-        tid: '5', address: ALICE, coin: 'SOL', px: '72.153', sz: '0.58', side: 'A', time: '2026-06-28T08:43:53.257', start_position: '-162.6',
-        dir: 'Open Short', closed_pnl: '0.0', hash: `0x${'dc25'.repeat(16)}`, oid: '481702553903', crossed: false, fee: '-0.001255',
-        fee_token: 'USDC', cloid: null, twap_id: null, builder: null, builder_fee: null, liquidated_user: null, liquidation_mark_px: null,
-        liquidation_method: null, is_liquidated_side: false, block_number: '1052527672',
+        tid: '5',
+        address: ALICE,
+        coin: 'SOL',
+        px: '72.153',
+        sz: '0.58',
+        side: 'A',
+        time: '2026-06-28T08:43:53.257',
+        start_position: '-162.6',
+        dir: 'Open Short',
+        closed_pnl: '0.0',
+        hash: `0x${'dc25'.repeat(16)}`,
+        oid: '481702553903',
+        crossed: false,
+        fee: '-0.001255',
+        fee_token: 'USDC',
+        cloid: null,
+        twap_id: null,
+        builder: null,
+        builder_fee: null,
+        liquidated_user: null,
+        liquidation_mark_px: null,
+        liquidation_method: null,
+        is_liquidated_side: false,
+        block_number: '1052527672',
       },
       {
-        tid: '7', address: BOB, coin: 'xyz:TAB\tCOIN', px: '0.000100', sz: '0.58', side: 'B', time: '2026-06-28T08:43:53.257', start_position: '-162.6',
-        dir: 'Long > Short\nnext', closed_pnl: '0.0', hash: `0x${'dc25'.repeat(16)}`, oid: '481702553903', crossed: true, fee: '0.040673',
-        fee_token: 'USDC 🐋', cloid: 'back\\slash\rreturn', twap_id: '1305284', builder: ALICE, builder_fee: '0.002', liquidated_user: BOB,
-        liquidation_mark_px: '72.149', liquidation_method: 'backstop', is_liquidated_side: true, block_number: '1052527672',
+        tid: '7',
+        address: BOB,
+        coin: 'xyz:TAB\tCOIN',
+        px: '0.000100',
+        sz: '0.58',
+        side: 'B',
+        time: '2026-06-28T08:43:53.257',
+        start_position: '-162.6',
+        dir: 'Long > Short\nnext',
+        closed_pnl: '0.0',
+        hash: `0x${'dc25'.repeat(16)}`,
+        oid: '481702553903',
+        crossed: true,
+        fee: '0.040673',
+        fee_token: 'USDC 🐋',
+        cloid: 'back\\slash\rreturn',
+        twap_id: '1305284',
+        builder: ALICE,
+        builder_fee: '0.002',
+        liquidated_user: BOB,
+        liquidation_mark_px: '72.149',
+        liquidation_method: 'backstop',
+        is_liquidated_side: true,
+        block_number: '1052527672',
       },
     ]);
   });
@@ -103,7 +177,9 @@ describe('FillsRepository.insert', () => {
     // The second writer blocks on the first one's uncommitted row until it commits.
     const second = write([fill(20, ALICE), fill(21, ALICE)]);
     for (let tries = 0; ; tries++) {
-      const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+      const [{ n }] = await dataSource.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
       if (n > 0) break;
       if (tries > 500) throw new Error('the second writer never waited for the first');
       await sleep(10);

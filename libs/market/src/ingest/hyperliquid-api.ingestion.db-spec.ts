@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DataSource } from 'typeorm';
 import { FakeHyperliquidServer, fixtureFills, fixtureJson, openFactsDatabase, startedWriter, useTestEnvironment } from '#testing';
 import type { AddressStateChange, ParseIssue } from '#exchange';
-import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { HyperliquidApiIngestion, type HyperliquidIngestionOptions } from './hyperliquid-api.ingestion.js';
 
 const config = useTestEnvironment();
@@ -22,7 +21,11 @@ const LAST_FIXTURE_FILL_MS = Math.max(...FIXTURE_FILLS.map((fill) => fill['time'
 
 /** Fills the fixture does not have: copies of its first fill with new trade ids, later than all of it. */
 function laterFills(count: number, firstTid: number): Wire[] {
-  return Array.from({ length: count }, (_, i) => ({ ...FIXTURE_FILLS[0], tid: firstTid + i, time: LAST_FIXTURE_FILL_MS + 60_000 * (i + 1) }));
+  return Array.from({ length: count }, (_, i) => ({
+    ...FIXTURE_FILLS[0],
+    tid: firstTid + i,
+    time: LAST_FIXTURE_FILL_MS + 60_000 * (i + 1),
+  }));
 }
 
 async function waitUntil(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
@@ -57,7 +60,6 @@ class Pump {
 
 describe('HyperliquidApiIngestion against a local fake of the public API', () => {
   let dataSource: DataSource;
-  let writer: ExchangeFactsWriter;
   let server: FakeHyperliquidServer;
   let states: AddressStateChange[];
   const pumps: Pump[] = [];
@@ -91,7 +93,7 @@ describe('HyperliquidApiIngestion against a local fake of the public API', () =>
   }
 
   beforeAll(async () => {
-    ({ dataSource, writer } = await openFactsDatabase(config.DATABASE_URL));
+    ({ dataSource } = await openFactsDatabase(config.DATABASE_URL));
   });
   beforeEach(async () => {
     await dataSource.query(`TRUNCATE fills, twap_statuses, ledger_updates, funding_payments, market_prices, feed_checkpoints`);
@@ -139,7 +141,14 @@ describe('HyperliquidApiIngestion against a local fake of the public API', () =>
         block_number: String(f['time']), // the synthetic block number is the event time
       })),
     );
-    expect(rows[0]).toMatchObject({ coin: 'SUI', px: '1.3189', sz: '142.7', closed_pnl: '-0.25686', start_position: '4623.5', dir: 'Close Long' });
+    expect(rows[0]).toMatchObject({
+      coin: 'SUI',
+      px: '1.3189',
+      sz: '142.7',
+      closed_pnl: '-0.25686',
+      start_position: '4623.5',
+      dir: 'Close Long',
+    });
 
     // The recorded userEvents frame: a backstop liquidation fill of a TWAP with a builder fee, and a funding payment.
     const [carolFill] = await dataSource.query(
@@ -169,7 +178,14 @@ describe('HyperliquidApiIngestion against a local fake of the public API', () =>
        FROM funding_payments ORDER BY address COLLATE "C", coin COLLATE "C"`,
     );
     const recordedFunding = (fixtureJson('info_userFunding.json') as Array<{ time: number; delta: Record<string, string> }>)
-      .map(({ time, delta }) => ({ address: ALICE, coin: delta['coin'], usdc: delta['usdc'], szi: delta['szi'], funding_rate: delta['fundingRate'], time: String(time) }))
+      .map(({ time, delta }) => ({
+        address: ALICE,
+        coin: delta['coin'],
+        usdc: delta['usdc'],
+        szi: delta['szi'],
+        funding_rate: delta['fundingRate'],
+        time: String(time),
+      }))
       .sort((a, b) => (a.coin! < b.coin! ? -1 : 1));
     expect(funding).toEqual([
       { address: CAROL, coin: 'BTC', usdc: '-0.601087', szi: '0.55919', funding_rate: '0.0000125', time: '1791280800037' },
@@ -189,8 +205,14 @@ describe('HyperliquidApiIngestion against a local fake of the public API', () =>
 
     const lastFunding = Math.max(...recordedFunding.map((f) => Number(f.time)));
     const lastLedger = Math.max(...recordedLedger.map((u) => (u as unknown as { time: number }).time));
-    expect(await checkpoint('node_fills_by_block')).toEqual({ lastBlock: null, cursors: { [ALICE]: LAST_FIXTURE_FILL_MS, [CAROL]: 1791280942711 } });
-    expect(await checkpoint('misc_events_by_block')).toEqual({ lastBlock: null, cursors: { [ALICE]: Math.max(lastFunding, lastLedger), [CAROL]: 1791280800037 } });
+    expect(await checkpoint('node_fills_by_block')).toEqual({
+      lastBlock: null,
+      cursors: { [ALICE]: LAST_FIXTURE_FILL_MS, [CAROL]: 1791280942711 },
+    });
+    expect(await checkpoint('misc_events_by_block')).toEqual({
+      lastBlock: null,
+      cursors: { [ALICE]: Math.max(lastFunding, lastLedger), [CAROL]: 1791280800037 },
+    });
     expect(pump.issues).toEqual([]);
   });
 
@@ -214,11 +236,19 @@ describe('HyperliquidApiIngestion against a local fake of the public API', () =>
       ['userEvents', 'userFills', 'userFundings', 'userNonFundingLedgerUpdates', 'userTwapHistory'].map((type) => ({ type, user: ALICE })),
     );
     const fillRequests = server.infoRequests.slice(requestsBefore).filter((r) => r['type'] === 'userFillsByTime');
-    expect(fillRequests[0]).toEqual({ type: 'userFillsByTime', user: ALICE, startTime: LAST_FIXTURE_FILL_MS - OVERLAP_MS, aggregateByTime: false });
-    const recovered = await dataSource.query(`SELECT tid::text, px::text, sz::text, time FROM fills WHERE tid = ANY($1::bigint[]) ORDER BY tid`, [
-      missed.map((f) => f['tid']),
-    ]);
-    expect(recovered).toEqual(missed.map((f) => ({ tid: String(f['tid']), px: f['px'], sz: f['sz'], time: new Date(f['time'] as number) })));
+    expect(fillRequests[0]).toEqual({
+      type: 'userFillsByTime',
+      user: ALICE,
+      startTime: LAST_FIXTURE_FILL_MS - OVERLAP_MS,
+      aggregateByTime: false,
+    });
+    const recovered = await dataSource.query(
+      `SELECT tid::text, px::text, sz::text, time FROM fills WHERE tid = ANY($1::bigint[]) ORDER BY tid`,
+      [missed.map((f) => f['tid'])],
+    );
+    expect(recovered).toEqual(
+      missed.map((f) => ({ tid: String(f['tid']), px: f['px'], sz: f['sz'], time: new Date(f['time'] as number) })),
+    );
   });
 
   it('stores once the fills that arrive several times: snapshot frame, info backfill and live frames on two channels', async () => {
@@ -254,7 +284,10 @@ describe('HyperliquidApiIngestion against a local fake of the public API', () =>
     server.addFills(ALICE, [after!], { live: true });
     await waitUntil('the good fills', async () => (await fillCount(ALICE)) === 2);
 
-    expect(await dataSource.query(`SELECT tid::text FROM fills ORDER BY tid`)).toEqual([{ tid: String(good!['tid']) }, { tid: String(after!['tid']) }]);
+    expect(await dataSource.query(`SELECT tid::text FROM fills ORDER BY tid`)).toEqual([
+      { tid: String(good!['tid']) },
+      { tid: String(after!['tid']) },
+    ]);
     expect(pump.issues.map((issue) => ({ stream: issue.source.stream, path: issue.path, message: issue.message }))).toEqual([
       { stream: `ws ${ALICE}`, path: '', message: 'not JSON: "{\\"channel\\": \\"userFills\\", \\"data\\": {"' },
       { stream: `ws userFills ${ALICE}`, path: 'data.fills[0].px', message: 'expected a decimal string, got "abc"' },
@@ -266,7 +299,10 @@ describe('HyperliquidApiIngestion against a local fake of the public API', () =>
   it('a restarted ingestion backfills from the cursors it stored, and stores nothing twice', async () => {
     server.loadFixtureHistory(ALICE);
     const first = await startIngestion([ALICE]);
-    await waitUntil('the recorded history', async () => (await fillCount(ALICE)) === 500 && (await count(`SELECT count(*) AS n FROM ledger_updates`)) === 6);
+    await waitUntil(
+      'the recorded history',
+      async () => (await fillCount(ALICE)) === 500 && (await count(`SELECT count(*) AS n FROM ledger_updates`)) === 6,
+    );
     await first.stop();
     const fillsCursor = ((await checkpoint('node_fills_by_block')) as { cursors: Record<string, number> }).cursors[ALICE]!;
     const miscCursor = ((await checkpoint('misc_events_by_block')) as { cursors: Record<string, number> }).cursors[ALICE]!;
@@ -285,7 +321,9 @@ describe('HyperliquidApiIngestion against a local fake of the public API', () =>
     expect(await count(`SELECT count(*) AS n FROM fills`)).toBe(501);
     expect(await count(`SELECT count(*) AS n FROM funding_payments`)).toBe(13);
     expect(await count(`SELECT count(*) AS n FROM ledger_updates`)).toBe(6);
-    expect(((await checkpoint('node_fills_by_block')) as { cursors: Record<string, number> }).cursors[ALICE]).toBe(whileStopped[0]!['time']);
+    expect(((await checkpoint('node_fills_by_block')) as { cursors: Record<string, number> }).cursors[ALICE]).toBe(
+      whileStopped[0]!['time'],
+    );
     expect([...first.issues, ...second.issues]).toEqual([]);
   });
 });

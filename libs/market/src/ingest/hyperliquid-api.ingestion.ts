@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { type AddressCursors, type AddressState, API_STREAMS, type ApiStream, HyperliquidApiFeed, type HyperliquidApiFeedOptions, type ParseIssue } from '#exchange';
+import {
+  type AddressCursors,
+  type AddressState,
+  API_STREAMS,
+  type ApiStream,
+  HyperliquidApiFeed,
+  type HyperliquidApiFeedOptions,
+  type ParseIssue,
+} from '#exchange';
 import type { FeedBlock } from '../facts/exchange-facts.types.js';
 import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { FeedCheckpointRepository } from '../facts/feed-checkpoint.repository.js';

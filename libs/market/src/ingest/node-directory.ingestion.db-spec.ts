@@ -6,7 +6,6 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '#database';
 import { parseBlockLine, simulate, writeHlNodeLines, type SimLine } from '#exchange';
 import { dumpTables, FACT_TABLES, resetDatabase, startedWriter, useTestEnvironment } from '#testing';
-import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { NodeDirectoryIngestion } from './node-directory.ingestion.js';
 
 const config = useTestEnvironment();

@@ -25,7 +25,14 @@ const WALL_CLOCK_COLUMNS = ['id', 'processed_at', 'updated_at'];
  * Partitions are compared through their parent; the migrations table is not data, nor are the read versions (values
  * of a sequence that never repeats a value, so the second run continues where the first stopped).
  */
-const SKIPPED_TABLES = new Set(['migrations', 'read_versions', 'fills_2026_11', 'fills_default', 'open_order_intervals_closed', 'open_order_intervals_current']);
+const SKIPPED_TABLES = new Set([
+  'migrations',
+  'read_versions',
+  'fills_2026_11',
+  'fills_default',
+  'open_order_intervals_closed',
+  'open_order_intervals_current',
+]);
 
 /** Every table's rows as JSON text, sorted, without the wall-clock columns. */
 async function dumpAll(): Promise<Record<string, string[]>> {
@@ -67,7 +74,7 @@ async function run(options: Partial<SimulationOptions>, projectAlong = false): P
   const simulation = context.get(SimulatedExchangeIngestion);
   const result: Run = { tables: {}, states: 0, rankingsWritten: 0, windows: 0, keptWindows: 0 };
   const project = async (projector: FillProjector) => {
-    for (let more = true; more; ) {
+    for (let more = true; more;) {
       const window = await projector.project('simulator');
       if (window.fills > 0) result.windows++;
       if (window.keptFills) result.keptWindows++;
@@ -109,7 +116,14 @@ describe('the simulated first start, fast path against slow path', () => {
     expect(slow['open_order_snapshots']!.length).toBeGreaterThan(20);
     // Every update is reported, the last one by the call after the last chunk.
     const fast = await run(
-      { engine: (settings) => new WorkerSimulatorEngine(settings, WORKER_URL), readAhead: CATCH_UP_READ_AHEAD, overlapStateUpdates: true, overlapReading: true, deferLatestOnlyTables: true, stateGroup: 3 },
+      {
+        engine: (settings) => new WorkerSimulatorEngine(settings, WORKER_URL),
+        readAhead: CATCH_UP_READ_AHEAD,
+        overlapStateUpdates: true,
+        overlapReading: true,
+        deferLatestOnlyTables: true,
+        stateGroup: 3,
+      },
       true,
     );
     // Only the last update, which no planned boundary follows, wrote the rankings; every projection window

@@ -5,13 +5,10 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { HyperliquidSimulator, parseBlockLine, simulate, type SimulatorSettings } from '#exchange';
 import { dumpTables, FACT_TABLES, openFactsDatabase, resetDatabase, startedWriter, useTestEnvironment } from '#testing';
-import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
-import { MarketStateWriter } from '../state/market-state.writer.js';
 import { SimulatedExchangeIngestion, type SimulationOptions } from './simulated-exchange.ingestion.js';
 
 const config = useTestEnvironment();
 let dataSource: DataSource;
-let facts: ExchangeFactsWriter;
 const dirs: string[] = [];
 
 const NOW = Date.UTC(2026, 10, 20, 0, 0, 0);
@@ -58,7 +55,9 @@ async function dumpDerived(): Promise<Record<string, unknown[]>> {
     positions: await dataSource.query(
       `SELECT address, coin, side, size::text, value::text, open_time, close_time, created_at FROM positions ORDER BY address, coin, open_time`,
     ),
-    state_updates: await dataSource.query(`SELECT height, state_time, hype_px::text, wallets, positions FROM state_updates ORDER BY height`),
+    state_updates: await dataSource.query(
+      `SELECT height, state_time, hype_px::text, wallets, positions FROM state_updates ORDER BY height`,
+    ),
   };
 }
 
@@ -71,7 +70,7 @@ async function runUninterrupted(): Promise<void> {
 }
 
 beforeAll(async () => {
-  ({ dataSource, writer: facts } = await openFactsDatabase(config.DATABASE_URL));
+  ({ dataSource } = await openFactsDatabase(config.DATABASE_URL));
 });
 
 afterAll(async () => {
@@ -108,7 +107,9 @@ describe('SimulatedExchangeIngestion', () => {
     const [status] = await dataSource.query(`SELECT processed_height::text AS height, processed_state_time FROM state_status`);
     expect(status).toEqual({ height: String(reference.height), processed_state_time: new Date(reference.nowMs) });
     // Every perp equity in the database is the simulator's own figure for that wallet.
-    const stored: Array<{ address: string; perp_equity: string }> = await dataSource.query(`SELECT address, perp_equity::text FROM wallets`);
+    const stored: Array<{ address: string; perp_equity: string }> = await dataSource.query(
+      `SELECT address, perp_equity::text FROM wallets`,
+    );
     const equity = new Map(traders.map((w) => [w.address, w.perpEquity]));
     for (const row of stored) expect([row.address, row.perp_equity]).toEqual([row.address, equity.get(row.address)]);
 
@@ -165,7 +166,9 @@ describe('SimulatedExchangeIngestion', () => {
     await simulation.open({ ...(await options()), overlapReading: true, overlapStateUpdates: true }, NOW);
     await runTo(simulation, NOW - 2 * HOUR);
     // A real failure of the facts transaction: Postgres refuses the next fills while the trigger stands.
-    await dataSource.query(`CREATE FUNCTION refuse_fills() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'fills refused'; END $$`);
+    await dataSource.query(
+      `CREATE FUNCTION refuse_fills() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'fills refused'; END $$`,
+    );
     await dataSource.query(`CREATE TRIGGER refuse_fills BEFORE INSERT ON fills FOR EACH STATEMENT EXECUTE FUNCTION refuse_fills()`);
     try {
       await expect(runTo(simulation, NOW)).rejects.toThrow('fills refused');
@@ -202,6 +205,8 @@ describe('SimulatedExchangeIngestion', () => {
     const first = await ingestion();
     await first.open(opts, NOW);
     await runTo(first, START + 15 * 60_000);
-    await expect((await ingestion()).open({ ...opts, settings: { ...SETTINGS, seed: 12 } }, NOW)).rejects.toThrow(/holds a simulation made with .*"seed":11.*not .*"seed":12/);
+    await expect((await ingestion()).open({ ...opts, settings: { ...SETTINGS, seed: 12 } }, NOW)).rejects.toThrow(
+      /holds a simulation made with .*"seed":11.*not .*"seed":12/,
+    );
   });
 });

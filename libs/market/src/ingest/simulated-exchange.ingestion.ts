@@ -126,7 +126,10 @@ export class SimulatedExchangeIngestion {
     const startTimeMs = Math.floor((nowMs - options.backfillDays * 24 * HOUR_MS) / HOUR_MS) * HOUR_MS;
     const discardExisting = (await this.checkpoints.read(this.dataSource, SIMULATOR_SOURCE)).size === 0;
     await this.close();
-    this.directory = await SimulatorDirectory.open(options.dataDir, { ...options.settings, startTimeMs }, onReplay, { discardExisting, engine: options.engine });
+    this.directory = await SimulatorDirectory.open(options.dataDir, { ...options.settings, startTimeMs }, onReplay, {
+      discardExisting,
+      engine: options.engine,
+    });
     this.options = options;
     return this.directory.writtenUntilMs;
   }
@@ -147,7 +150,9 @@ export class SimulatedExchangeIngestion {
       return { untilMs: directory.writtenUntilMs, lines: 0, fills: 0, issues: [], states: [...states, ...(await this.applyHeld())] };
     }
     // The chunk after this one is written and parsed while Postgres stores this one's facts.
-    return this.storeRead(next, () => (options.overlapReading && this.ahead[0] ? this.writeAndRead(this.ahead[0], untilMs) : Promise.resolve(null)));
+    return this.storeRead(next, () =>
+      options.overlapReading && this.ahead[0] ? this.writeAndRead(this.ahead[0], untilMs) : Promise.resolve(null),
+    );
   }
 
   /**
@@ -178,7 +183,10 @@ export class SimulatedExchangeIngestion {
         if (options.overlapStateUpdates) {
           const entry = { updates: applying, ended: false };
           // Awaited by a later call; a failure meanwhile must not count as unhandled.
-          applying.then(() => (entry.ended = true), () => (entry.ended = true));
+          applying.then(
+            () => (entry.ended = true),
+            () => (entry.ended = true),
+          );
           this.applying = entry;
         } else {
           chunk.states = [...chunk.states, ...(await applying)];
@@ -259,7 +267,9 @@ export class SimulatedExchangeIngestion {
       // A stop finishes the chunk in progress, and the one read ahead is in the files too: it is stored,
       // with its state update, so everything written is stored. Should that fail, it is read again from the
       // stored checkpoints after a reopen.
-      await this.storeRead(readAhead, () => Promise.resolve(null)).catch(() => this.nodeIngestion.forget(this.directory!.dir, SIMULATOR_SOURCE));
+      await this.storeRead(readAhead, () => Promise.resolve(null)).catch(() =>
+        this.nodeIngestion.forget(this.directory!.dir, SIMULATOR_SOURCE),
+      );
     }
     await this.applying?.updates.catch(() => undefined);
     this.applying = null;

@@ -4,8 +4,24 @@ import { SNAPSHOT_RETENTION_MS } from './snapshot-grid.js';
 import { isoTime, type SqlRunner } from '#database';
 
 const VERSION_COLUMNS = [
-  'coin', 'side', 'limit_px', 'sz', 'orig_sz', 'timestamp', 'trigger_condition', 'is_trigger', 'trigger_px', 'children',
-  'is_position_tpsl', 'reduce_only', 'order_type', 'tif', 'cloid', 'builder', 'builder_fee', 'height',
+  'coin',
+  'side',
+  'limit_px',
+  'sz',
+  'orig_sz',
+  'timestamp',
+  'trigger_condition',
+  'is_trigger',
+  'trigger_px',
+  'children',
+  'is_position_tpsl',
+  'reduce_only',
+  'order_type',
+  'tif',
+  'cloid',
+  'builder',
+  'builder_fee',
+  'height',
 ];
 const ORDER_COLUMNS = ['address', 'oid', ...VERSION_COLUMNS].join(', ');
 const of = (alias: string) => VERSION_COLUMNS.map((c) => `${alias}.${c}`).join(', ');
@@ -40,7 +56,11 @@ interface SnapshotRow {
   order_count: number;
 }
 
-const toSnapshot = (r: SnapshotRow): OrderSnapshot => ({ snapshotTs: r.snapshot_ts.toISOString(), height: Number(r.height), orderCount: r.order_count });
+const toSnapshot = (r: SnapshotRow): OrderSnapshot => ({
+  snapshotTs: r.snapshot_ts.toISOString(),
+  height: Number(r.height),
+  orderCount: r.order_count,
+});
 
 /**
  * The 5-minute snapshots as validity intervals: taking one turns the book's changes since the last one

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { simulate, writeHlNodeLines, type NodeFillsBlock, type NodeOrderStatusesBlock, type SimulatorSettings } from '#exchange';
 import { allOpenAt, openFactsDatabase, parseLine, startedWriter, useTestEnvironment } from '#testing';
-import type { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { NodeDirectoryIngestion } from '../ingest/node-directory.ingestion.js';
 import type { OpenOrderRecord } from './open-order.types.js';
 
@@ -60,10 +59,26 @@ function replay(untilMs: number): { book: Map<string, Replayed>; height: number 
       const sz = afterFills.lt(o.sz) ? afterFills : new Big(o.sz);
       if (sz.lte(0)) continue;
       book.set(key, {
-        height: blockNumber, address: e.user, oid: o.oid, coin: o.coin, side: o.side, limitPx: o.limitPx, sz: sz.toFixed(), origSz: o.origSz,
-        timestamp: new Date(o.timestamp).toISOString(), triggerCondition: o.triggerCondition, isTrigger: o.isTrigger, triggerPx: o.triggerPx,
-        children: o.children, isPositionTpsl: o.isPositionTpsl, reduceOnly: o.reduceOnly, orderType: o.orderType, tif: o.tif ?? '',
-        cloid: o.cloid ?? '', builder: e.builder?.address ?? '', builderFee: e.builder?.feeTenthsBp ?? 0,
+        height: blockNumber,
+        address: e.user,
+        oid: o.oid,
+        coin: o.coin,
+        side: o.side,
+        limitPx: o.limitPx,
+        sz: sz.toFixed(),
+        origSz: o.origSz,
+        timestamp: new Date(o.timestamp).toISOString(),
+        triggerCondition: o.triggerCondition,
+        isTrigger: o.isTrigger,
+        triggerPx: o.triggerPx,
+        children: o.children,
+        isPositionTpsl: o.isPositionTpsl,
+        reduceOnly: o.reduceOnly,
+        orderType: o.orderType,
+        tif: o.tif ?? '',
+        cloid: o.cloid ?? '',
+        builder: e.builder?.address ?? '',
+        builderFee: e.builder?.feeTenthsBp ?? 0,
       });
     }
     for (const [key, amount] of filled) {
@@ -77,16 +92,21 @@ function replay(untilMs: number): { book: Map<string, Replayed>; height: number 
   return { book, height };
 }
 
-const normal = (o: Replayed) => ({ ...o, limitPx: new Big(o.limitPx).toFixed(), sz: new Big(o.sz).toFixed(), origSz: new Big(o.origSz).toFixed(), triggerPx: new Big(o.triggerPx).toFixed() });
+const normal = (o: Replayed) => ({
+  ...o,
+  limitPx: new Big(o.limitPx).toFixed(),
+  sz: new Big(o.sz).toFixed(),
+  origSz: new Big(o.origSz).toFixed(),
+  triggerPx: new Big(o.triggerPx).toFixed(),
+});
 const byKey = (a: Replayed, b: Replayed) => (a.address < b.address ? -1 : a.address > b.address ? 1 : a.oid - b.oid);
 
 describe('open orders of a simulated hl-node directory', () => {
   let dataSource: DataSource;
-  let writer: ExchangeFactsWriter;
   let dir: string;
 
   beforeAll(async () => {
-    ({ dataSource, writer } = await openFactsDatabase(config.DATABASE_URL));
+    ({ dataSource } = await openFactsDatabase(config.DATABASE_URL));
     dir = await mkdtemp(join(tmpdir(), 'tidewatch-orders-'));
     await writeHlNodeLines(dir, lines);
   });
@@ -120,7 +140,9 @@ describe('open orders of a simulated hl-node directory', () => {
     for (const { snapshot_ts, height, order_count } of taken) {
       const { book, height: replayedHeight } = replay(snapshot_ts.getTime());
       const orders = (await allOpenAt(dataSource, snapshot_ts.getTime(), 7))!;
-      expect(orders.every((o) => o.snapshotTs === snapshot_ts.toISOString() && o.status === 'open' && o.untriggered === o.isTrigger)).toBe(true);
+      expect(orders.every((o) => o.snapshotTs === snapshot_ts.toISOString() && o.status === 'open' && o.untriggered === o.isTrigger)).toBe(
+        true,
+      );
       const stored = orders.map(({ snapshotTs: _s, status: _st, untriggered: _u, ...o }) => normal(o));
       expect(stored).toEqual([...book.values()].sort(byKey).map(normal));
       expect([Number(height), order_count]).toEqual([replayedHeight, book.size]);

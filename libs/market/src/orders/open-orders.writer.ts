@@ -75,7 +75,6 @@ export class OpenOrdersWriter {
         await this.book.apply(q, foldOrderBlocks(ready.slice(done, end)).values(), next, booked);
         height = Math.max(height ?? 0, ready[end - 1]!.blockNumber);
         done = end;
-        unchanged = false;
       } else if (unchanged) {
         // Nothing happened since the last snapshot: every boundary up to the next block repeats it.
         const last = boundaryAtOrBefore(Math.min(applied.timeMs, ready[done]?.timeMs ?? Infinity));

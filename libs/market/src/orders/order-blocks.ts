@@ -29,10 +29,18 @@ export function bookOrder({ user, order, builder }: NodeOrderStatusEvent): BookO
 export function orderBlock(block: NodeBlock): OrderBlock | null {
   const header = { blockNumber: block.blockNumber, timeMs: block.blockTimeMs };
   if (block.stream === 'node_order_statuses_by_block') {
-    return { stream: block.stream, ...header, statuses: block.events.map((e) => ({ index: e.index, status: e.status, order: bookOrder(e) })) };
+    return {
+      stream: block.stream,
+      ...header,
+      statuses: block.events.map((e) => ({ index: e.index, status: e.status, order: bookOrder(e) })),
+    };
   }
   if (block.stream === 'node_fills_by_block') {
-    return { stream: block.stream, ...header, fills: block.events.map((e) => ({ address: e.address.toLowerCase(), oid: e.fill.oid, sz: e.fill.sz })) };
+    return {
+      stream: block.stream,
+      ...header,
+      fills: block.events.map((e) => ({ address: e.address.toLowerCase(), oid: e.fill.oid, sz: e.fill.sz })),
+    };
   }
   return null;
 }

@@ -2,13 +2,14 @@ import Big from 'big.js';
 import type { BookOrder, OrderBlock, StatusChange } from './open-order.types.js';
 
 /** What a run of blocks does to one order of the book. */
-export type BookChange = { address: string; oid: number } & (
+export type BookChange = { address: string; oid: number } &
   /** Put this version in the book (`sz` is what remains, always above 0). */
-  | { kind: 'place'; order: BookOrder; height: number }
-  | { kind: 'remove' }
-  /** Reduce the booked version, if there is one, by `amount`. */
-  | { kind: 'fill'; amount: string; height: number }
-);
+  (
+    | { kind: 'place'; order: BookOrder; height: number }
+    | { kind: 'remove' }
+    /** Reduce the booked version, if there is one, by `amount`. */
+    | { kind: 'fill'; amount: string; height: number }
+  );
 
 export const orderKey = (address: string, oid: number): string => `${address}|${oid}`;
 
@@ -25,7 +26,7 @@ export const orderKey = (address: string, oid: number): string => `${address}|${
  */
 export function foldOrderBlocks(blocks: OrderBlock[]): Map<string, BookChange> {
   const changes = new Map<string, BookChange>();
-  for (let start = 0; start < blocks.length; ) {
+  for (let start = 0; start < blocks.length;) {
     let end = start;
     while (end < blocks.length && blocks[end]!.blockNumber === blocks[start]!.blockNumber) end++;
     applyBlock(changes, blocks.slice(start, end), blocks[start]!.blockNumber);
@@ -63,7 +64,10 @@ function applyBlock(changes: Map<string, BookChange>, parts: OrderBlock[], heigh
     const filled = fills.get(key);
     const left = filled ? new Big(order.origSz).minus(filled.amount) : null;
     const sz = left !== null && left.lt(order.sz) ? left.toFixed() : order.sz;
-    changes.set(key, new Big(sz).gt(0) ? { address, oid, kind: 'place', order: { ...order, sz }, height } : { address, oid, kind: 'remove' });
+    changes.set(
+      key,
+      new Big(sz).gt(0) ? { address, oid, kind: 'place', order: { ...order, sz }, height } : { address, oid, kind: 'remove' },
+    );
   }
 
   for (const [key, { address, oid, amount }] of fills) {
@@ -75,7 +79,10 @@ function applyBlock(changes: Map<string, BookChange>, parts: OrderBlock[], heigh
       changes.set(key, { address, oid, kind: 'fill', amount: amount.plus(before.amount).toFixed(), height });
     } else if (before.kind === 'place') {
       const left = new Big(before.order.sz).minus(amount);
-      changes.set(key, left.gt(0) ? { ...before, order: { ...before.order, sz: left.toFixed() }, height } : { address, oid, kind: 'remove' });
+      changes.set(
+        key,
+        left.gt(0) ? { ...before, order: { ...before.order, sz: left.toFixed() }, height } : { address, oid, kind: 'remove' },
+      );
     }
   }
 }

@@ -21,7 +21,8 @@ interface ProgressRow {
   applied_time: Date | null;
 }
 
-const mark = (block: string | null, time: Date | null): BlockMark | null => (block === null || time === null ? null : { block: Number(block), timeMs: time.getTime() });
+const mark = (block: string | null, time: Date | null): BlockMark | null =>
+  block === null || time === null ? null : { block: Number(block), timeMs: time.getTime() };
 const iso = (m: BlockMark | null) => (m === null ? null : new Date(m.timeMs).toISOString());
 
 @Injectable()
@@ -32,11 +33,18 @@ export class OrderFeedProgressRepository {
    * the book against.
    */
   async lock(q: SqlRunner, source: string): Promise<{ progress: OrderFeedProgress | null; rowVersion: string | null }> {
-    const rows: Array<ProgressRow & { row_version: string }> = await q.query(`SELECT *, xmin::text AS row_version FROM open_order_feeds WHERE source = $1 FOR UPDATE`, [source]);
+    const rows: Array<ProgressRow & { row_version: string }> = await q.query(
+      `SELECT *, xmin::text AS row_version FROM open_order_feeds WHERE source = $1 FOR UPDATE`,
+      [source],
+    );
     if (rows.length === 0) return { progress: null, rowVersion: null };
     const r = rows[0]!;
     return {
-      progress: { statuses: mark(r.statuses_block, r.statuses_time), fills: mark(r.fills_block, r.fills_time), applied: mark(r.applied_block, r.applied_time) },
+      progress: {
+        statuses: mark(r.statuses_block, r.statuses_time),
+        fills: mark(r.fills_block, r.fills_time),
+        applied: mark(r.applied_block, r.applied_time),
+      },
       rowVersion: r.row_version,
     };
   }

@@ -1,7 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Big from 'big.js';
 import { DataSource } from 'typeorm';
-import { address, dumpProjections, feed, fillsBlock, fixtureJson, fundingBlock, openFactsDatabase, resetDatabase, startedWriter, useTestEnvironment, wireFill, type WireFill } from '#testing';
+import {
+  address,
+  dumpProjections,
+  feed,
+  fillsBlock,
+  fixtureJson,
+  fundingBlock,
+  openFactsDatabase,
+  resetDatabase,
+  startedWriter,
+  useTestEnvironment,
+  wireFill,
+  type WireFill,
+} from '#testing';
 import type { NodeBlock, NodeFillsBlock } from '#exchange';
 import { buildClosedTrades, ClosedTradeBuilder } from '../closed-trades/closed-trade.builder.js';
 import type { ClosedTrade, OpenTradeState } from '../closed-trades/closed-trade.types.js';
@@ -34,7 +47,8 @@ const sum = (runs: FillProjectionResult[], key: 'fills' | 'closedTrades' | 'fund
   runs.reduce((n, r) => n + r[key], 0);
 
 /** Newest first, as the repository pages them. */
-const newestFirst = (a: ClosedTrade, b: ClosedTrade): number => b.closeTime - a.closeTime || (a.hash < b.hash ? 1 : a.hash > b.hash ? -1 : 0);
+const newestFirst = (a: ClosedTrade, b: ClosedTrade): number =>
+  b.closeTime - a.closeTime || (a.hash < b.hash ? 1 : a.hash > b.hash ? -1 : 0);
 
 async function storedTrades(wallet: string, pageSize = 1000): Promise<ClosedTrade[]> {
   const trades: ClosedTrade[] = [];
@@ -48,7 +62,9 @@ async function storedTrades(wallet: string, pageSize = 1000): Promise<ClosedTrad
 }
 
 async function storedOpenStates(): Promise<OpenTradeState[]> {
-  const rows: Array<{ state: OpenTradeState }> = await dataSource.query(`SELECT state FROM closed_trade_open_states ORDER BY address, coin`);
+  const rows: Array<{ state: OpenTradeState }> = await dataSource.query(
+    `SELECT state FROM closed_trade_open_states ORDER BY address, coin`,
+  );
   return rows.map((r) => r.state);
 }
 
@@ -61,7 +77,9 @@ describe('FillProjector on info_userFills.json (500 fills of one wallet) as hl-n
   // builder over exactly these fills.
   const raw = (fixtureJson('info_userFills.json') as WireFill[]).slice().sort((a, b) => a.time - b.time);
   const byTime = new Map<number, Array<[string, WireFill]>>();
-  raw.forEach((fill, i) => byTime.set(fill.time, [...(byTime.get(fill.time) ?? []), [WALLET, { ...fill, tid: 7_000_000 + i, feeToken: 'USDC' }]]));
+  raw.forEach((fill, i) =>
+    byTime.set(fill.time, [...(byTime.get(fill.time) ?? []), [WALLET, { ...fill, tid: 7_000_000 + i, feeToken: 'USDC' }]]),
+  );
   const blocks = [...byTime].map(([time, events], i) => fillsBlock(1_000 + i, time, events) as NodeFillsBlock);
   const fills = blocks.flatMap((b) => b.events.map((e) => e.fill));
   const expected = buildClosedTrades(WALLET, fills).sort(newestFirst);
@@ -98,7 +116,11 @@ describe('FillProjector on info_userFills.json (500 fills of one wallet) as hl-n
 
   it('changes nothing when run again or when the feed stores the same blocks again', async () => {
     const before = await dumpProjections(dataSource);
-    expect(await (await startedWriter(dataSource, FillProjector)).project('node')).toMatchObject({ fills: 0, closedTrades: 0, more: false });
+    expect(await (await startedWriter(dataSource, FillProjector)).project('node')).toMatchObject({
+      fills: 0,
+      closedTrades: 0,
+      more: false,
+    });
     expect((await writer.writeBlocks(feed(blocks), 'node')).skippedBlocks).toBe(blocks.length);
     await drain(await startedWriter(dataSource, FillProjector));
     expect(await dumpProjections(dataSource)).toEqual(before);
@@ -108,9 +130,20 @@ describe('FillProjector on info_userFills.json (500 fills of one wallet) as hl-n
     const start = expected[150]!.closeTime;
     const end = expected[20]!.closeTime;
     const inRange = expected.filter((t) => t.closeTime >= start && t.closeTime <= end);
-    const first = await repository.listByAddress(dataSource, { address: WALLET.toUpperCase().replace('0X', '0x'), startTime: start, endTime: end, limit: 100 });
+    const first = await repository.listByAddress(dataSource, {
+      address: WALLET.toUpperCase().replace('0X', '0x'),
+      startTime: start,
+      endTime: end,
+      limit: 100,
+    });
     expect(first.trades).toEqual(inRange.slice(0, 100));
-    const second = await repository.listByAddress(dataSource, { address: WALLET, startTime: start, endTime: end, limit: 100, after: first.next });
+    const second = await repository.listByAddress(dataSource, {
+      address: WALLET,
+      startTime: start,
+      endTime: end,
+      limit: 100,
+      after: first.next,
+    });
     expect([...first.trades, ...second.trades]).toEqual(inRange);
     expect(second.next).toBeNull();
   });
@@ -122,9 +155,29 @@ describe('FillProjector on a flip with funding', () => {
   const T0 = Date.UTC(2026, 5, 28, 8, 0, 0, 250);
   const HOUR = 3_600_000;
   /** W's fill and its maker's, whose position mirrors W's. */
-  const pair = (tid: number, time: number, side: 'A' | 'B', px: string, sz: string, start: string, extra: Partial<WireFill> = {}): Array<[string, WireFill]> => [
+  const pair = (
+    tid: number,
+    time: number,
+    side: 'A' | 'B',
+    px: string,
+    sz: string,
+    start: string,
+    extra: Partial<WireFill> = {},
+  ): Array<[string, WireFill]> => [
     [W, wireFill({ coin: 'BTC', tid, time, side, px, sz, startPosition: start, ...extra })],
-    [MAKER, wireFill({ coin: 'BTC', tid, time, side: side === 'B' ? 'A' : 'B', px, sz, startPosition: new Big(start).neg().toFixed(), crossed: false })],
+    [
+      MAKER,
+      wireFill({
+        coin: 'BTC',
+        tid,
+        time,
+        side: side === 'B' ? 'A' : 'B',
+        px,
+        sz,
+        startPosition: new Big(start).neg().toFixed(),
+        crossed: false,
+      }),
+    ],
   ];
 
   // Long 2 @ 100; funding -0.5 on it; "Long > Short" 3 @ 110 closes the long (closedPnl 20) and opens a
@@ -132,10 +185,20 @@ describe('FillProjector on a flip with funding', () => {
   // at 100, funding -0.2 on it, closed at 101.
   const FILLS: NodeBlock[] = [
     fillsBlock(10, T0, pair(1, T0, 'B', '100', '2', '0', { fee: '0.02' })),
-    fillsBlock(12, T0 + HOUR + 1_000, pair(2, T0 + HOUR + 1_000, 'A', '110', '3', '2', { closedPnl: '20', fee: '0.03', dir: 'Long > Short' })),
-    fillsBlock(14, T0 + 2 * HOUR + 5_000, pair(3, T0 + 2 * HOUR + 5_000, 'B', '105', '1', '-1', { closedPnl: '5', fee: '0.01', dir: 'Close Short' })),
+    fillsBlock(
+      12,
+      T0 + HOUR + 1_000,
+      pair(2, T0 + HOUR + 1_000, 'A', '110', '3', '2', { closedPnl: '20', fee: '0.03', dir: 'Long > Short' }),
+    ),
+    fillsBlock(
+      14,
+      T0 + 2 * HOUR + 5_000,
+      pair(3, T0 + 2 * HOUR + 5_000, 'B', '105', '1', '-1', { closedPnl: '5', fee: '0.01', dir: 'Close Short' }),
+    ),
     fillsBlock(16, T0 + 3 * HOUR - 60_000, pair(4, T0 + 3 * HOUR - 60_000, 'B', '100', '1', '0')),
-    fillsBlock(18, T0 + 3 * HOUR + 60_000, [[MAKER, wireFill({ coin: 'ETH', tid: 5, time: T0 + 3 * HOUR + 60_000, side: 'B', px: '3000', sz: '1' })]]),
+    fillsBlock(18, T0 + 3 * HOUR + 60_000, [
+      [MAKER, wireFill({ coin: 'ETH', tid: 5, time: T0 + 3 * HOUR + 60_000, side: 'B', px: '3000', sz: '1' })],
+    ]),
     fillsBlock(20, T0 + 4 * HOUR - 1, pair(6, T0 + 4 * HOUR - 1, 'A', '101', '1', '1', { closedPnl: '1', dir: 'Close Long' })),
   ];
   const FUNDING: NodeBlock[] = [
@@ -147,18 +210,58 @@ describe('FillProjector on a flip with funding', () => {
 
   const EXPECTED = [
     {
-      side: 'long', coin: 'BTC', openTime: T0, closeTime: T0 + HOUR + 1_000, duration: HOUR + 1_000, partial: false,
-      avgEntry: '100', avgExit: '110', totalSize: '2', totalUsd: '200', exitSize: '2', exitUsd: '220',
-      realizedPnlUsd: '20', countFills: 2, fee: '0.04', feeUsd: '0.04', fundingUsd: '-0.5', carriedSize: '0', // 0.02 + 0.03 * 2/3
+      side: 'long',
+      coin: 'BTC',
+      openTime: T0,
+      closeTime: T0 + HOUR + 1_000,
+      duration: HOUR + 1_000,
+      partial: false,
+      avgEntry: '100',
+      avgExit: '110',
+      totalSize: '2',
+      totalUsd: '200',
+      exitSize: '2',
+      exitUsd: '220',
+      realizedPnlUsd: '20',
+      countFills: 2,
+      fee: '0.04',
+      feeUsd: '0.04',
+      fundingUsd: '-0.5',
+      carriedSize: '0', // 0.02 + 0.03 * 2/3
     },
     {
-      side: 'short', coin: 'BTC', openTime: T0 + HOUR + 1_000, closeTime: T0 + 2 * HOUR + 5_000, duration: HOUR + 4_000, partial: false,
-      avgEntry: '110', avgExit: '105', totalSize: '1', totalUsd: '110', exitSize: '1', exitUsd: '105',
-      realizedPnlUsd: '5', countFills: 2, fee: '0.02', feeUsd: '0.02', fundingUsd: '0.1', carriedSize: '0', // 0.03 / 3 + 0.01
+      side: 'short',
+      coin: 'BTC',
+      openTime: T0 + HOUR + 1_000,
+      closeTime: T0 + 2 * HOUR + 5_000,
+      duration: HOUR + 4_000,
+      partial: false,
+      avgEntry: '110',
+      avgExit: '105',
+      totalSize: '1',
+      totalUsd: '110',
+      exitSize: '1',
+      exitUsd: '105',
+      realizedPnlUsd: '5',
+      countFills: 2,
+      fee: '0.02',
+      feeUsd: '0.02',
+      fundingUsd: '0.1',
+      carriedSize: '0', // 0.03 / 3 + 0.01
     },
     {
-      side: 'long', coin: 'BTC', openTime: T0 + 3 * HOUR - 60_000, closeTime: T0 + 4 * HOUR - 1, partial: false,
-      avgEntry: '100', avgExit: '101', totalSize: '1', realizedPnlUsd: '1', countFills: 2, fee: '0', fundingUsd: '-0.2',
+      side: 'long',
+      coin: 'BTC',
+      openTime: T0 + 3 * HOUR - 60_000,
+      closeTime: T0 + 4 * HOUR - 1,
+      partial: false,
+      avgEntry: '100',
+      avgExit: '101',
+      totalSize: '1',
+      realizedPnlUsd: '1',
+      countFills: 2,
+      fee: '0',
+      fundingUsd: '-0.2',
     },
   ];
 
@@ -166,14 +269,23 @@ describe('FillProjector on a flip with funding', () => {
     await resetDatabase(config.DATABASE_URL);
     await writer.writeBlocks(feed([...FILLS, ...FUNDING].sort(byBlock)), 'node');
     // Two projectors at once (two ingestors): the checkpoint lock gives each window to one of them.
-    const runs = (await Promise.all([drain(await startedWriter(dataSource, FillProjector), 3), drain(await startedWriter(dataSource, FillProjector), 3)])).flat();
+    const runs = (
+      await Promise.all([
+        drain(await startedWriter(dataSource, FillProjector), 3),
+        drain(await startedWriter(dataSource, FillProjector), 3),
+      ])
+    ).flat();
     expect(sum(runs, 'fills')).toBe(11);
     expect(sum(runs, 'fundingPayments')).toBe(3);
     expect(sum(runs, 'lateFundingPayments')).toBe(0);
     const trades = (await storedTrades(W)).reverse();
     expect(trades).toEqual(EXPECTED.map((e) => expect.objectContaining({ ...e, address: W })));
     // The maker's mirror image: short 2, long 1 (opened by the flip), short 1; its ETH buy is still open.
-    expect((await storedTrades(MAKER)).reverse().map((t) => [t.side, t.totalSize, t.realizedPnlUsd])).toEqual([['short', '2', '0'], ['long', '1', '0'], ['short', '1', '0']]);
+    expect((await storedTrades(MAKER)).reverse().map((t) => [t.side, t.totalSize, t.realizedPnlUsd])).toEqual([
+      ['short', '2', '0'],
+      ['long', '1', '0'],
+      ['short', '1', '0'],
+    ]);
     expect(await storedOpenStates()).toEqual([expect.objectContaining({ address: MAKER, coin: 'ETH', position: '1' })]);
   });
 
@@ -182,7 +294,10 @@ describe('FillProjector on a flip with funding', () => {
     const projector = await startedWriter(dataSource, FillProjector);
     await writer.writeBlocks(feed(FILLS.filter((b) => b.blockNumber <= 14)), 'node');
     await drain(projector);
-    await writer.writeBlocks(feed([...FUNDING.filter((b) => b.blockNumber <= 13), ...FILLS.filter((b) => b.blockNumber > 14 && b.blockNumber < 20)]), 'node');
+    await writer.writeBlocks(
+      feed([...FUNDING.filter((b) => b.blockNumber <= 13), ...FILLS.filter((b) => b.blockNumber > 14 && b.blockNumber < 20)]),
+      'node',
+    );
     // Payments of blocks 11 and 13 arrive below the projected block 14: the two closed trades get them.
     let runs = await drain(projector);
     expect(sum(runs, 'lateFundingPayments')).toBe(2);
@@ -203,8 +318,14 @@ describe('FillProjector on a feed without block numbers', () => {
     const W = address(0xa91);
     const T = Date.UTC(2026, 5, 28, 10);
     const block = fillsBlock(T, T, [[W, wireFill({ coin: 'ETH', tid: 1, time: T, side: 'B', px: '3000', sz: '1' })]]);
-    await writer.writeBlocks([{ stream: 'node_fills_by_block', block, position: { lastBlock: null } }], 'hyperliquid', { skipAppliedBlocks: false });
-    expect(await (await startedWriter(dataSource, FillProjector)).project('hyperliquid')).toMatchObject({ fills: 0, blockless: true, more: false });
+    await writer.writeBlocks([{ stream: 'node_fills_by_block', block, position: { lastBlock: null } }], 'hyperliquid', {
+      skipAppliedBlocks: false,
+    });
+    expect(await (await startedWriter(dataSource, FillProjector)).project('hyperliquid')).toMatchObject({
+      fills: 0,
+      blockless: true,
+      more: false,
+    });
     expect(await (await startedWriter(dataSource, FillProjector)).project('node')).toMatchObject({ fills: 0, blockless: false });
   });
 });

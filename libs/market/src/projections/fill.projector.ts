@@ -72,7 +72,8 @@ export class FillProjector {
       const frontier = await this.inputs.frontier(q, source);
 
       const after = position.fillsBlock ?? -1;
-      const toBlock = frontier.fills !== null && frontier.fills > after ? await this.inputs.windowEnd(q, after, frontier.fills, maxFills) : after;
+      const toBlock =
+        frontier.fills !== null && frontier.fills > after ? await this.inputs.windowEnd(q, after, frontier.fills, maxFills) : after;
       const fundingAfter = position.fundingBlock ?? -1;
       const fundingTo = frontier.misc === null ? fundingAfter : Math.max(fundingAfter, Math.min(toBlock, frontier.misc));
 

@@ -20,12 +20,21 @@ export class ProjectionCheckpointRepository {
    * and then reads the position the first one committed, so no window is projected twice.
    */
   async lock(q: SqlRunner, name: string): Promise<ProjectionPosition> {
-    await q.query(`INSERT INTO projection_checkpoints (name, position) VALUES ($1, $2::jsonb) ON CONFLICT (name) DO NOTHING`, [name, JSON.stringify(START)]);
-    const rows: Array<{ position: ProjectionPosition }> = await q.query(`SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`, [name]);
+    await q.query(`INSERT INTO projection_checkpoints (name, position) VALUES ($1, $2::jsonb) ON CONFLICT (name) DO NOTHING`, [
+      name,
+      JSON.stringify(START),
+    ]);
+    const rows: Array<{ position: ProjectionPosition }> = await q.query(
+      `SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`,
+      [name],
+    );
     return { ...START, ...rows[0]!.position };
   }
 
   async save(q: SqlRunner, name: string, position: ProjectionPosition): Promise<void> {
-    await q.query(`UPDATE projection_checkpoints SET position = $2::jsonb, updated_at = now() WHERE name = $1`, [name, JSON.stringify(position)]);
+    await q.query(`UPDATE projection_checkpoints SET position = $2::jsonb, updated_at = now() WHERE name = $1`, [
+      name,
+      JSON.stringify(position),
+    ]);
   }
 }

@@ -23,8 +23,34 @@ const SOURCE = 'simulator';
 function block(n: number, extra: Array<[string, WireFill]> = []) {
   const at = T + n * 1_000;
   return fillsBlock(n, at, [
-    [B, wireFill({ coin: 'ETH', px: '0031.50', sz: '2.000', side: 'A', time: at, tid: n * 10 + 2, startPosition: '-0.0', closedPnl: '-000.10', fee: '0.00' })],
-    [A, wireFill({ coin: 'BTC', px: '100', sz: '0.5', side: 'B', time: at, tid: n * 10 + 2, startPosition: '1.25', closedPnl: '-0', fee: '-0.010' })],
+    [
+      B,
+      wireFill({
+        coin: 'ETH',
+        px: '0031.50',
+        sz: '2.000',
+        side: 'A',
+        time: at,
+        tid: n * 10 + 2,
+        startPosition: '-0.0',
+        closedPnl: '-000.10',
+        fee: '0.00',
+      }),
+    ],
+    [
+      A,
+      wireFill({
+        coin: 'BTC',
+        px: '100',
+        sz: '0.5',
+        side: 'B',
+        time: at,
+        tid: n * 10 + 2,
+        startPosition: '1.25',
+        closedPnl: '-0',
+        fee: '-0.010',
+      }),
+    ],
     [A, wireFill({ coin: 'BTC', px: '99.9', sz: '1', side: 'B', time: at - 1, tid: n * 10 + 5 })],
     [A, wireFill({ coin: 'BTC', px: '99.8', sz: '1', side: 'A', time: at - 1, tid: n * 10 + 4 })],
     ...extra,
@@ -32,7 +58,10 @@ function block(n: number, extra: Array<[string, WireFill]> = []) {
 }
 
 async function store(...blocks: ReturnType<typeof block>[]): Promise<void> {
-  await writer.writeBlocks(blocks.map((b) => feedBlock('node_fills_by_block', b, b.blockNumber)), SOURCE);
+  await writer.writeBlocks(
+    blocks.map((b) => feedBlock('node_fills_by_block', b, b.blockNumber)),
+    SOURCE,
+  );
 }
 
 /** What Postgres gives the projection for the window. */
@@ -62,15 +91,46 @@ describe('RecentFillsBuffer', () => {
     expect(kept.take(SOURCE, -1, 2)).toBeNull();
     await store(block(1), block(2));
     await store(block(3));
-    for (const [after, upTo] of [[-1, 3], [0, 2], [1, 3], [2, 3]] as const) {
+    for (const [after, upTo] of [
+      [-1, 3],
+      [0, 2],
+      [1, 3],
+      [2, 3],
+    ] as const) {
       const window = kept.take(SOURCE, after, upTo);
       expect(window).toEqual(await stored(after, upTo));
       expect(window).toHaveLength((upTo - Math.max(after, 0)) * 4);
     }
     // Block 3's first: the earlier millisecond, by tid.
     expect(kept.take(SOURCE, 2, 3)!.slice(0, 2)).toEqual([
-      { address: A, coin: 'BTC', px: '99.8', sz: '1', side: 'A', time: T + 2_999, startPosition: '0', closedPnl: '0', fee: '0', tid: 34, hash: `0x${(34).toString(16).padStart(64, '0')}`, oid: 34 },
-      { address: A, coin: 'BTC', px: '99.9', sz: '1', side: 'B', time: T + 2_999, startPosition: '0', closedPnl: '0', fee: '0', tid: 35, hash: `0x${(35).toString(16).padStart(64, '0')}`, oid: 35 },
+      {
+        address: A,
+        coin: 'BTC',
+        px: '99.8',
+        sz: '1',
+        side: 'A',
+        time: T + 2_999,
+        startPosition: '0',
+        closedPnl: '0',
+        fee: '0',
+        tid: 34,
+        hash: `0x${(34).toString(16).padStart(64, '0')}`,
+        oid: 34,
+      },
+      {
+        address: A,
+        coin: 'BTC',
+        px: '99.9',
+        sz: '1',
+        side: 'B',
+        time: T + 2_999,
+        startPosition: '0',
+        closedPnl: '0',
+        fee: '0',
+        tid: 35,
+        hash: `0x${(35).toString(16).padStart(64, '0')}`,
+        oid: 35,
+      },
     ]);
   });
 
@@ -109,8 +169,26 @@ describe('RecentFillsBuffer', () => {
 
 describe('numericText', () => {
   it('prints a wire decimal as Postgres prints the numeric back', async () => {
-    const wire = ['0', '-0', '00', '-00.000', '007.50', '-007.50', '0.001', '-0.001', '100', '-12.5', '000100.0', '0.0', '-0.0', '10.000000000000000001'];
-    const rows: Array<{ text: string }> = await dataSource.query(`SELECT w::numeric::text AS text FROM unnest($1::text[]) WITH ORDINALITY AS t(w, i) ORDER BY i`, [wire]);
+    const wire = [
+      '0',
+      '-0',
+      '00',
+      '-00.000',
+      '007.50',
+      '-007.50',
+      '0.001',
+      '-0.001',
+      '100',
+      '-12.5',
+      '000100.0',
+      '0.0',
+      '-0.0',
+      '10.000000000000000001',
+    ];
+    const rows: Array<{ text: string }> = await dataSource.query(
+      `SELECT w::numeric::text AS text FROM unnest($1::text[]) WITH ORDINALITY AS t(w, i) ORDER BY i`,
+      [wire],
+    );
     expect(wire.map(numericText)).toEqual(rows.map((r) => r.text));
   });
 });

@@ -93,10 +93,7 @@ const READ = [
  * the KeysetCursorCodec (DatabaseModule's in the apps).
  */
 @Module({
-  providers: [
-    ...READ,
-    { provide: ExportStore, inject: [AppConfig], useFactory: exportStoreFor },
-  ],
+  providers: [...READ, { provide: ExportStore, inject: [AppConfig], useFactory: exportStoreFor }],
   exports: READ,
 })
 export class MarketReadModule {}

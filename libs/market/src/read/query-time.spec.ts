@@ -11,7 +11,15 @@ describe('queryTimeMs', () => {
   });
 
   it('refuses dates that do not exist and text that is no time, naming the field', () => {
-    for (const bad of ['2026-02-30T00:00:00Z', '2026-13-01', 'yesterday', '', '1700000000000', '2026-03-01T25:00:00Z', '2026-03-01 10:00:00']) {
+    for (const bad of [
+      '2026-02-30T00:00:00Z',
+      '2026-13-01',
+      'yesterday',
+      '',
+      '1700000000000',
+      '2026-03-01T25:00:00Z',
+      '2026-03-01 10:00:00',
+    ]) {
       let error: unknown;
       try {
         queryTimeMs('end', bad);
@@ -19,7 +27,10 @@ describe('queryTimeMs', () => {
         error = e;
       }
       expect(error).toBeInstanceOf(InvalidInputError);
-      expect(error).toMatchObject({ field: 'end', message: 'end must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)' });
+      expect(error).toMatchObject({
+        field: 'end',
+        message: 'end must be an ISO 8601 date or time, e.g. 2026-01-01T00:00:00Z (a time without a zone is UTC)',
+      });
     }
   });
 });

@@ -88,7 +88,9 @@ afterAll(async () => {
 });
 
 async function tables(): Promise<{ wallets: Map<string, WalletRow>; positions: PositionRow[] }> {
-  const wallets: WalletRow[] = await dataSource.query(`SELECT address, size_segment_id, pnl_segment_id, perp_equity::text AS perp_equity FROM wallets`);
+  const wallets: WalletRow[] = await dataSource.query(
+    `SELECT address, size_segment_id, pnl_segment_id, perp_equity::text AS perp_equity FROM wallets`,
+  );
   const positions: PositionRow[] = await dataSource.query(
     `SELECT address, coin, side, value::text AS value, unrealized_pnl::text AS unrealized_pnl, trim_scale(liquidation_progress)::text AS liquidation_progress, open_time
      FROM positions WHERE close_time IS NULL`,
@@ -114,9 +116,14 @@ describe('figures precomputed at each state update', () => {
     const expected = SEGMENT_IDS.flatMap((segmentId) =>
       Object.entries(WINDOWS).map(([age, window]) => {
         const traders = [...byWallet].filter(
-          ([a, own]) => inCohort(wallets.get(a)!, segmentId) && (window === null || Math.max(...own.map((p) => p.open_time.getTime())) >= T - window),
+          ([a, own]) =>
+            inCohort(wallets.get(a)!, segmentId) && (window === null || Math.max(...own.map((p) => p.open_time.getTime())) >= T - window),
         );
-        const sum = (keep: (p: PositionRow) => boolean) => traders.flatMap(([, own]) => own.filter(keep)).reduce((s, p) => s.plus(p.value), new Big(0)).toFixed();
+        const sum = (keep: (p: PositionRow) => boolean) =>
+          traders
+            .flatMap(([, own]) => own.filter(keep))
+            .reduce((s, p) => s.plus(p.value), new Big(0))
+            .toFixed();
         const count = (keep: (p: PositionRow) => boolean) => traders.flatMap(([, own]) => own.filter(keep)).length;
         return {
           segment_id: segmentId,
@@ -140,7 +147,9 @@ describe('figures precomputed at each state update', () => {
       [new Date(T)],
     );
     const key = (r: { segment_id: number; position_age: string }) => `${r.segment_id}/${r.position_age}`;
-    expect(new Map(stored.map((r: { segment_id: number; position_age: string }) => [key(r), r]))).toEqual(new Map(expected.map((r) => [key(r), r])));
+    expect(new Map(stored.map((r: { segment_id: number; position_age: string }) => [key(r), r]))).toEqual(
+      new Map(expected.map((r) => [key(r), r])),
+    );
     // Not a table of zeros: most cohorts have traders, and the windows pick fewer of them.
     expect(expected.filter((r) => r.traders > 0).length).toBeGreaterThan(40);
     expect(expected.find((r) => r.position_age === '24h' && r.traders > 0)).toBeDefined();
@@ -148,17 +157,27 @@ describe('figures precomputed at each state update', () => {
 
   it('writes beside each cohort and coin snapshot the value at or past 75 % of the way to liquidation', async () => {
     const { wallets, positions } = await tables();
-    const stored: Array<{ timeframe: string; coin: string; segment_id: number; value_near_liquidation: string; total_position_value: string }> = await dataSource.query(
+    const stored: Array<{
+      timeframe: string;
+      coin: string;
+      segment_id: number;
+      value_near_liquidation: string;
+      total_position_value: string;
+    }> = await dataSource.query(
       `SELECT timeframe, coin, segment_id, trim_scale(value_near_liquidation)::text AS value_near_liquidation, trim_scale(total_position_value)::text AS total_position_value
        FROM cohort_position_snapshots WHERE created_at = $1`,
       [new Date(T)],
     );
     const figures = (timeframe: string, coin: string, segmentId: number) => {
       const window = WINDOWS[timeframe]!;
-      const own = positions.filter((p) => p.coin === coin && inCohort(wallets.get(p.address)!, segmentId) && (window === null || p.open_time.getTime() >= T - window));
+      const own = positions.filter(
+        (p) => p.coin === coin && inCohort(wallets.get(p.address)!, segmentId) && (window === null || p.open_time.getTime() >= T - window),
+      );
       const near = own.filter((p) => p.liquidation_progress !== null && new Big(p.liquidation_progress).gte(NEAR_LIQUIDATION_PROGRESS));
       return {
-        timeframe, coin, segment_id: segmentId,
+        timeframe,
+        coin,
+        segment_id: segmentId,
         value_near_liquidation: near.reduce((s, p) => s.plus(p.value), new Big(0)).toFixed(),
         total_position_value: own.reduce((s, p) => s.plus(p.value), new Big(0)).toFixed(),
       };
@@ -169,7 +188,9 @@ describe('figures precomputed at each state update', () => {
   });
 
   it('writes every cohort and age at every update, zeros included', async () => {
-    const counts = await dataSource.query(`SELECT created_at, count(*)::int AS n FROM cohort_summary_snapshots GROUP BY created_at ORDER BY created_at`);
+    const counts = await dataSource.query(
+      `SELECT created_at, count(*)::int AS n FROM cohort_summary_snapshots GROUP BY created_at ORDER BY created_at`,
+    );
     expect(counts.map((r: { n: number }) => r.n)).toEqual([64, 64, 64, 64, 64]);
   });
 
@@ -191,7 +212,10 @@ describe('figures precomputed at each state update', () => {
         const rows: Record<string, string[]> = {};
         for (const table of SNAPSHOT_TABLES) {
           // market_snapshots.id is a sequence's, not rolled back.
-          const read: Array<{ row: string }> = await q.query(`SELECT (to_jsonb(t) - 'id')::text AS row FROM ${table} t WHERE created_at = $1 ORDER BY 1`, [at]);
+          const read: Array<{ row: string }> = await q.query(
+            `SELECT (to_jsonb(t) - 'id')::text AS row FROM ${table} t WHERE created_at = $1 ORDER BY 1`,
+            [at],
+          );
           rows[table] = read.map((r) => r.row);
         }
         return { cohortRows, rows };

@@ -4,7 +4,6 @@ import { feedBlock, fixtureBlocks, fixtureJson, openFactsDatabase, startedWriter
 import { InfoStateSource, type InfoRequester, type NodeFillsBlock } from '#exchange';
 import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { InfoStateUpdates } from './info-state.updates.js';
-import { MarketStateWriter } from './market-state.writer.js';
 
 const config = useTestEnvironment();
 let dataSource: DataSource;

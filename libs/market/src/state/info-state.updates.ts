@@ -22,7 +22,10 @@ export class InfoStateUpdates {
     private readonly known: KnownWalletsRepository,
   ) {}
 
-  async run(source: InfoStateSource, options: { heightFromTime: boolean; nowMs: number; addresses?: readonly string[] }): Promise<InfoStateUpdate> {
+  async run(
+    source: InfoStateSource,
+    options: { heightFromTime: boolean; nowMs: number; addresses?: readonly string[] },
+  ): Promise<InfoStateUpdate> {
     const at = options.heightFromTime ? { height: options.nowMs, timeMs: options.nowMs } : await this.known.latestBlock(this.dataSource);
     if (!at) return { result: null, failures: [] };
     const addresses = [...new Set([...(options.addresses ?? []), ...(await this.known.addresses(this.dataSource))])];

@@ -2,7 +2,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import Big from 'big.js';
 import { DataSource } from 'typeorm';
 import { nodeTime, type ExchangeState } from '#exchange';
-import { dumpTables, exchangeState, feedBlock, openFactsDatabase, parseLine, positionState, resetDatabase, startedWriter, useTestEnvironment, walletState } from '#testing';
+import {
+  dumpTables,
+  exchangeState,
+  feedBlock,
+  openFactsDatabase,
+  parseLine,
+  positionState,
+  resetDatabase,
+  startedWriter,
+  useTestEnvironment,
+  walletState,
+} from '#testing';
 import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { pnlSegmentFor, sizeSegmentFor } from '../segments/segments.js';
 import { InvalidStateError, MarketStateWriter, type ApplyStateOptions } from './market-state.writer.js';
@@ -24,16 +35,37 @@ const position = positionState;
 const state = exchangeState;
 
 /** One hl-node fill line of `addr` (the real format, read by the real parser). */
-async function storeFill(addr: string, fill: { coin: string; side: 'A' | 'B'; sz: string; startPosition: string; timeMs: number; tid: number }): Promise<void> {
+async function storeFill(
+  addr: string,
+  fill: { coin: string; side: 'A' | 'B'; sz: string; startPosition: string; timeMs: number; tid: number },
+): Promise<void> {
   const time = nodeTime(fill.timeMs, 0);
   const line = JSON.stringify({
     local_time: time,
     block_time: time,
     block_number: fill.tid,
-    events: [[addr, {
-      coin: fill.coin, px: '100.0', sz: fill.sz, side: fill.side, time: fill.timeMs, startPosition: fill.startPosition,
-      dir: 'Open Long', closedPnl: '0.0', hash: `0x${'1'.repeat(64)}`, oid: fill.tid, crossed: true, fee: '0.01', tid: fill.tid, feeToken: 'USDC', twapId: null,
-    }]],
+    events: [
+      [
+        addr,
+        {
+          coin: fill.coin,
+          px: '100.0',
+          sz: fill.sz,
+          side: fill.side,
+          time: fill.timeMs,
+          startPosition: fill.startPosition,
+          dir: 'Open Long',
+          closedPnl: '0.0',
+          hash: `0x${'1'.repeat(64)}`,
+          oid: fill.tid,
+          crossed: true,
+          fee: '0.01',
+          tid: fill.tid,
+          feeToken: 'USDC',
+          twapId: null,
+        },
+      ],
+    ],
   });
   await facts.writeBlocks([feedBlock('node_fills_by_block', parseLine('node_fills_by_block', line), fill.tid)], 'test');
 }
@@ -57,12 +89,38 @@ describe('a state update', () => {
   describe('cohort assignment', () => {
     // the API contract's table, lower bound inclusive and upper exclusive: exactly 250 is a Fish, exactly -10000 is Exit Liquidity.
     const SIZE_CASES: Array<[equity: string, cohort: number]> = [
-      ['-5', 16], ['0', 16], ['249.999999', 16], ['250', 1], ['9999.99', 1], ['10000', 2], ['49999.999999', 2], ['50000', 3],
-      ['100000', 4], ['499999.99', 4], ['500000', 5], ['1000000', 6], ['4999999.999999', 6], ['5000000', 7], ['123456789', 7],
+      ['-5', 16],
+      ['0', 16],
+      ['249.999999', 16],
+      ['250', 1],
+      ['9999.99', 1],
+      ['10000', 2],
+      ['49999.999999', 2],
+      ['50000', 3],
+      ['100000', 4],
+      ['499999.99', 4],
+      ['500000', 5],
+      ['1000000', 6],
+      ['4999999.999999', 6],
+      ['5000000', 7],
+      ['123456789', 7],
     ];
     const PNL_CASES: Array<[pnl: string, cohort: number]> = [
-      ['-1000000.000001', 15], ['-1000000', 14], ['-100000.01', 14], ['-100000', 13], ['-10000.000001', 13], ['-10000', 12],
-      ['-0.000001', 12], ['0', 11], ['9999.999999', 11], ['10000', 10], ['99999.99', 10], ['100000', 9], ['999999.999999', 9], ['1000000', 8], ['25000000', 8],
+      ['-1000000.000001', 15],
+      ['-1000000', 14],
+      ['-100000.01', 14],
+      ['-100000', 13],
+      ['-10000.000001', 13],
+      ['-10000', 12],
+      ['-0.000001', 12],
+      ['0', 11],
+      ['9999.999999', 11],
+      ['10000', 10],
+      ['99999.99', 10],
+      ['100000', 9],
+      ['999999.999999', 9],
+      ['1000000', 8],
+      ['25000000', 8],
     ];
 
     it('puts every boundary value in the cohort of the API contract, in SQL and in TypeScript alike', async () => {
@@ -88,7 +146,8 @@ describe('a state update', () => {
 
   describe('MarketStateWriter', () => {
     it('derives the wallet fields from its positions, exactly', async () => {
-      await apply(writer, 
+      await apply(
+        writer,
         state(10, T0, [
           wallet(A, {
             perpEquity: '20000',
@@ -125,13 +184,33 @@ describe('a state update', () => {
         closest_liq_progress: '0.300000',
         count_open_positions: 3,
       });
-      const [b] = await dataSource.query(`SELECT exposure_ratio, perp_bias, closest_liq_coin, count_open_positions, size_segment_id, pnl_segment_id FROM wallets WHERE address = $1`, [B]);
-      expect(b).toEqual({ exposure_ratio: null, perp_bias: null, closest_liq_coin: null, count_open_positions: 0, size_segment_id: 16, pnl_segment_id: 11 });
+      const [b] = await dataSource.query(
+        `SELECT exposure_ratio, perp_bias, closest_liq_coin, count_open_positions, size_segment_id, pnl_segment_id FROM wallets WHERE address = $1`,
+        [B],
+      );
+      expect(b).toEqual({
+        exposure_ratio: null,
+        perp_bias: null,
+        closest_liq_coin: null,
+        count_open_positions: 0,
+        size_segment_id: 16,
+        pnl_segment_id: 11,
+      });
 
-      const positions = await dataSource.query(`SELECT coin, dex, side, size::text, liquidation_progress::text, open_time, close_time FROM positions ORDER BY coin`);
+      const positions = await dataSource.query(
+        `SELECT coin, dex, side, size::text, liquidation_progress::text, open_time, close_time FROM positions ORDER BY coin`,
+      );
       expect(positions).toEqual([
         { coin: 'BTC', dex: 'main', side: 'long', size: '2', liquidation_progress: '0.100000', open_time: new Date(T0), close_time: null },
-        { coin: 'ETH', dex: 'main', side: 'short', size: '10', liquidation_progress: '0.300000', open_time: new Date(T0), close_time: null },
+        {
+          coin: 'ETH',
+          dex: 'main',
+          side: 'short',
+          size: '10',
+          liquidation_progress: '0.300000',
+          open_time: new Date(T0),
+          close_time: null,
+        },
         { coin: 'xyz:TSLA', dex: 'xyz', side: 'long', size: '3', liquidation_progress: null, open_time: new Date(T0), close_time: null },
       ]);
     });
@@ -139,11 +218,22 @@ describe('a state update', () => {
     it('keeps positions across updates: open time from the opening fill, flips and closes stamped at the state time', async () => {
       await storeFill(A, { coin: 'BTC', side: 'B', sz: '1', startPosition: '0', timeMs: T0 - 10 * MIN, tid: 1 });
       await storeFill(A, { coin: 'BTC', side: 'B', sz: '1', startPosition: '1', timeMs: T0 - 5 * MIN, tid: 2 });
-      await apply(writer, state(10, T0, [wallet(A, { positions: [position('BTC', { szi: '2' }), position('ETH', { szi: '-1' })] }), wallet(B, { positions: [position('SOL')] })]));
+      await apply(
+        writer,
+        state(10, T0, [
+          wallet(A, { positions: [position('BTC', { szi: '2' }), position('ETH', { szi: '-1' })] }),
+          wallet(B, { positions: [position('SOL')] }),
+        ]),
+      );
 
       // 15 minutes later: BTC grows, ETH flipped to long (through a fill), B was not read and keeps its SOL.
       await storeFill(A, { coin: 'ETH', side: 'B', sz: '3', startPosition: '-1', timeMs: T0 + 7 * MIN, tid: 3 });
-      await apply(writer, state(11, T0 + 15 * MIN, [wallet(A, { positions: [position('BTC', { szi: '3', positionValue: '300' }), position('ETH', { szi: '2' })] })]));
+      await apply(
+        writer,
+        state(11, T0 + 15 * MIN, [
+          wallet(A, { positions: [position('BTC', { szi: '3', positionValue: '300' }), position('ETH', { szi: '2' })] }),
+        ]),
+      );
 
       // Another 15 minutes: A closed everything.
       await apply(writer, state(12, T0 + 30 * MIN, [wallet(A)]));
@@ -152,20 +242,70 @@ describe('a state update', () => {
         `SELECT address, coin, side, size::text, value::text, open_time, close_time, created_at FROM positions ORDER BY address, coin, open_time`,
       );
       expect(rows).toEqual([
-        { address: A, coin: 'BTC', side: 'long', size: '3', value: '300', open_time: new Date(T0 - 10 * MIN), close_time: new Date(T0 + 30 * MIN), created_at: new Date(T0) },
-        { address: A, coin: 'ETH', side: 'short', size: '1', value: '100', open_time: new Date(T0), close_time: new Date(T0 + 15 * MIN), created_at: new Date(T0) },
-        { address: A, coin: 'ETH', side: 'long', size: '2', value: '100', open_time: new Date(T0 + 7 * MIN), close_time: new Date(T0 + 30 * MIN), created_at: new Date(T0 + 15 * MIN) },
-        { address: B, coin: 'SOL', side: 'long', size: '1', value: '100', open_time: new Date(T0), close_time: null, created_at: new Date(T0) },
+        {
+          address: A,
+          coin: 'BTC',
+          side: 'long',
+          size: '3',
+          value: '300',
+          open_time: new Date(T0 - 10 * MIN),
+          close_time: new Date(T0 + 30 * MIN),
+          created_at: new Date(T0),
+        },
+        {
+          address: A,
+          coin: 'ETH',
+          side: 'short',
+          size: '1',
+          value: '100',
+          open_time: new Date(T0),
+          close_time: new Date(T0 + 15 * MIN),
+          created_at: new Date(T0),
+        },
+        {
+          address: A,
+          coin: 'ETH',
+          side: 'long',
+          size: '2',
+          value: '100',
+          open_time: new Date(T0 + 7 * MIN),
+          close_time: new Date(T0 + 30 * MIN),
+          created_at: new Date(T0 + 15 * MIN),
+        },
+        {
+          address: B,
+          coin: 'SOL',
+          side: 'long',
+          size: '1',
+          value: '100',
+          open_time: new Date(T0),
+          close_time: null,
+          created_at: new Date(T0),
+        },
       ]);
       const [a] = await dataSource.query(`SELECT earliest_activity_at, count_open_positions FROM wallets WHERE address = $1`, [A]);
       expect(a).toEqual({ earliest_activity_at: new Date(T0 - 10 * MIN), count_open_positions: 0 });
     });
 
     it('writes cohort snapshots per coin, cohort and position age, and the market-wide snapshot', async () => {
-      await apply(writer, state(10, T0 - 3 * 24 * HOUR, [wallet(A, { perpEquity: '300', allTimePnl: '-20000', positions: [position('BTC', { positionValue: '150', unrealizedPnl: '5', fundingSinceOpen: '-1.5' })] })]));
-      await apply(writer, 
+      await apply(
+        writer,
+        state(10, T0 - 3 * 24 * HOUR, [
+          wallet(A, {
+            perpEquity: '300',
+            allTimePnl: '-20000',
+            positions: [position('BTC', { positionValue: '150', unrealizedPnl: '5', fundingSinceOpen: '-1.5' })],
+          }),
+        ]),
+      );
+      await apply(
+        writer,
         state(11, T0, [
-          wallet(A, { perpEquity: '300', allTimePnl: '-20000', positions: [position('BTC', { positionValue: '150', unrealizedPnl: '5', fundingSinceOpen: '-1.5' })] }),
+          wallet(A, {
+            perpEquity: '300',
+            allTimePnl: '-20000',
+            positions: [position('BTC', { positionValue: '150', unrealizedPnl: '5', fundingSinceOpen: '-1.5' })],
+          }),
           wallet(B, {
             perpEquity: '600',
             allTimePnl: '50',
@@ -183,9 +323,30 @@ describe('a state update', () => {
         [new Date(T0)],
       );
       // A (Fish, Semi-Rekt) opened BTC three days ago; B (Fish, Humble Earner) opened both now.
-      const row = (timeframe: string, coin: string, segment: number, n: number, nLong: number, value: string, valueLong: string, funding: string, upnl: string, size: string, sizeLong: string) => ({
-        timeframe, coin, segment_id: segment, position_count: n, position_count_long: nLong, total_position_value: value, total_position_value_long: valueLong,
-        total_funding: funding, total_unrealized_pnl: upnl, total_position_size: size, total_position_size_long: sizeLong,
+      const row = (
+        timeframe: string,
+        coin: string,
+        segment: number,
+        n: number,
+        nLong: number,
+        value: string,
+        valueLong: string,
+        funding: string,
+        upnl: string,
+        size: string,
+        sizeLong: string,
+      ) => ({
+        timeframe,
+        coin,
+        segment_id: segment,
+        position_count: n,
+        position_count_long: nLong,
+        total_position_value: value,
+        total_position_value_long: valueLong,
+        total_funding: funding,
+        total_unrealized_pnl: upnl,
+        total_position_size: size,
+        total_position_size_long: sizeLong,
       });
       const newOnly = (timeframe: string) => [
         row(timeframe, 'BTC', 1, 1, 0, '50', '0', '0.25', '-2', '0.5', '0'),
@@ -208,25 +369,48 @@ describe('a state update', () => {
          FROM market_snapshots WHERE created_at = $1`,
         [new Date(T0)],
       );
-      expect(market).toEqual({ count: 3, count_long: 2, count_short: 1, open_interest: '600', open_interest_long: '550', open_interest_short: '50', perp_equity: '900', count_in_profit: 1 });
+      expect(market).toEqual({
+        count: 3,
+        count_long: 2,
+        count_short: 1,
+        open_interest: '600',
+        open_interest_long: '550',
+        open_interest_short: '50',
+        perp_equity: '900',
+        count_in_profit: 1,
+      });
       const [equity] = await dataSource.query(
         `SELECT total_wallets_equity::text, perp_wallets_equity::text, spot_wallets_equity::text, staking_wallets_equity::text, vault_wallets_equity FROM wallets_equity_history WHERE created_at = $1`,
         [new Date(T0)],
       );
-      expect(equity).toEqual({ total_wallets_equity: '900', perp_wallets_equity: '900', spot_wallets_equity: '0', staking_wallets_equity: '0', vault_wallets_equity: null });
+      expect(equity).toEqual({
+        total_wallets_equity: '900',
+        perp_wallets_equity: '900',
+        spot_wallets_equity: '0',
+        staking_wallets_equity: '0',
+        vault_wallets_equity: null,
+      });
     });
 
     it('records HYPE balances only when they change, and the state status', async () => {
       await apply(writer, state(10, T0, [wallet(A, { spotHype: '5', stakedHype: '1' }), wallet(B)]));
       await apply(writer, state(11, T0 + 15 * MIN, [wallet(A, { spotHype: '5', stakedHype: '1' }), wallet(B, { spotHype: '0.5' })]));
-      await apply(writer, state(12, T0 + 30 * MIN, [wallet(A, { spotHype: '5', stakedHype: '3' }), wallet(B, { spotHype: '0.5' })], '41.5'));
-      const history = await dataSource.query(`SELECT address, created_at, spot_amount::text, staked_amount::text FROM holder_history ORDER BY created_at, address`);
+      await apply(
+        writer,
+        state(12, T0 + 30 * MIN, [wallet(A, { spotHype: '5', stakedHype: '3' }), wallet(B, { spotHype: '0.5' })], '41.5'),
+      );
+      const history = await dataSource.query(
+        `SELECT address, created_at, spot_amount::text, staked_amount::text FROM holder_history ORDER BY created_at, address`,
+      );
       expect(history).toEqual([
         { address: A, created_at: new Date(T0), spot_amount: '5', staked_amount: '1' },
         { address: B, created_at: new Date(T0 + 15 * MIN), spot_amount: '0.5', staked_amount: '0' },
         { address: A, created_at: new Date(T0 + 30 * MIN), spot_amount: '5', staked_amount: '3' },
       ]);
-      const [a] = await dataSource.query(`SELECT spot_equity::text, staked_equity::text, total_equity::text FROM wallets WHERE address = $1`, [A]);
+      const [a] = await dataSource.query(
+        `SELECT spot_equity::text, staked_equity::text, total_equity::text FROM wallets WHERE address = $1`,
+        [A],
+      );
       expect(a).toEqual({ spot_equity: '207.5', staked_equity: '124.5', total_equity: '1332.0' });
       const [status] = await dataSource.query(`SELECT latest_height, processed_height, processed_state_time FROM state_status`);
       expect(status).toEqual({ latest_height: '12', processed_height: '12', processed_state_time: new Date(T0 + 30 * MIN) });
@@ -237,7 +421,14 @@ describe('a state update', () => {
       const second = state(11, T0 + 15 * MIN, [wallet(A, { positions: [position('ETH')] }), wallet(B)]);
       expect((await apply(writer, first)).applied).toBe(true);
       expect((await apply(writer, second)).applied).toBe(true);
-      const tables = { wallets: 'address', positions: 'id', cohort_position_snapshots: 'coin, segment_id, timeframe, created_at', market_snapshots: 'id', wallets_equity_history: 'created_at', holder_history: 'address, created_at' };
+      const tables = {
+        wallets: 'address',
+        positions: 'id',
+        cohort_position_snapshots: 'coin, segment_id, timeframe, created_at',
+        market_snapshots: 'id',
+        wallets_equity_history: 'created_at',
+        holder_history: 'address, created_at',
+      };
       const before = await dumpTables(dataSource, tables);
       expect((await apply(writer, second)).applied).toBe(false);
       expect((await apply(writer, first)).applied).toBe(false);
@@ -246,7 +437,10 @@ describe('a state update', () => {
 
     it('leaves the rankings and PnL periods to a later update when told one follows, which then writes them as if none had been left', async () => {
       const updates = [
-        state(10, T0 - 26 * HOUR, [wallet(A, { allTimePnl: '100', perpEquity: '500' }), wallet(B, { allTimePnl: '-40', perpEquity: '900' })]),
+        state(10, T0 - 26 * HOUR, [
+          wallet(A, { allTimePnl: '100', perpEquity: '500' }),
+          wallet(B, { allTimePnl: '-40', perpEquity: '900' }),
+        ]),
         state(11, T0 - 2 * HOUR, [wallet(A, { allTimePnl: '250', perpEquity: '700' }), wallet(B, { allTimePnl: '60', perpEquity: '300' })]),
         state(12, T0, [wallet(A, { allTimePnl: '175', perpEquity: '650' }), wallet(B, { allTimePnl: '90', perpEquity: '310' })]),
       ];
@@ -256,7 +450,10 @@ describe('a state update', () => {
       const dayPnl = () => dataSource.query(`SELECT address, trim_scale(pnl_day)::text AS day FROM wallet_pnl_periods ORDER BY address`);
       const rankedAt = () => dataSource.query(`SELECT state_time, wallets FROM wallet_rankings_status`);
       // Against the newest history row at or before a day earlier: the first update's.
-      expect(await dayPnl()).toEqual([{ address: A, day: '75' }, { address: B, day: '130' }]);
+      expect(await dayPnl()).toEqual([
+        { address: A, day: '75' },
+        { address: B, day: '130' },
+      ]);
       expect(everyUpdate.wallet_rankings!.length).toBeGreaterThan(0);
 
       await resetDatabase(config.DATABASE_URL);
@@ -266,7 +463,10 @@ describe('a state update', () => {
       // Untouched by the update told another follows: still as of the first.
       expect(await dumpTables(dataSource, latestOnly)).toEqual(afterFirst);
       expect(await rankedAt()).toEqual([{ state_time: new Date(T0 - 26 * HOUR), wallets: 2 }]);
-      expect(await dayPnl()).toEqual([{ address: A, day: '0' }, { address: B, day: '0' }]);
+      expect(await dayPnl()).toEqual([
+        { address: A, day: '0' },
+        { address: B, day: '0' },
+      ]);
       await apply(writer, updates[2]!);
       expect(await dumpTables(dataSource, latestOnly)).toEqual(everyUpdate);
     });

@@ -87,7 +87,8 @@ export class MarketStateWriter {
   ): Promise<StateUpdateResult[]> {
     const updates = states.map((state) => ({ state, staged: validate(state), stateTime: isoTime(state.timeMs) }));
     for (let i = 1; i < states.length; i++) {
-      if (states[i]!.height <= states[i - 1]!.height) throw new InvalidStateError(`state updates of a group must rise in height: ${states[i - 1]!.height} then ${states[i]!.height}`);
+      if (states[i]!.height <= states[i - 1]!.height)
+        throw new InvalidStateError(`state updates of a group must rise in height: ${states[i - 1]!.height} then ${states[i]!.height}`);
     }
     const results = updates.map(({ state, staged }): StateUpdateResult => ({
       applied: false,
@@ -114,33 +115,40 @@ export class MarketStateWriter {
     const newest = updates[updates.length - 1]!;
     await this.updates.noteSeen(this.dataSource, newest.state.height, newest.stateTime);
     const applied = await this.dataSource.transaction(async (q): Promise<AppliedStateUpdate[]> => {
-        const latest = await this.updates.lockLatest(q);
-        const fresh = updates.map((u, i) => ({ ...u, result: results[i]! })).filter((u) => latest === null || u.state.height > latest);
-        if (fresh.length === 0) return [];
-        for (const [i, u] of fresh.entries()) {
-          // The staging tables empty at commit: within one transaction the next update empties them itself.
-          if (i > 0) await this.staging.clear(q);
-          await this.deriveInSql(q, u.state, u.staged, u.stateTime, u.result, timed);
-        }
-        const last = fresh[fresh.length - 1]!;
-        if (!laterUpdateFollows) {
-          await timed('wallet rankings', () => this.wallets.writeRankings(q, last.stateTime));
-          await timed('pnl periods', () => this.snapshots.pnlPeriods(q, last.stateTime));
-        }
-        await this.updates.record(
-          q,
-          fresh.map((u) => ({ height: u.state.height, stateTime: u.stateTime, hypePx: u.state.hypePx, wallets: u.state.wallets.length, positions: u.staged.length, processedAt })),
-        );
-        const done: AppliedStateUpdate[] = [];
-        for (const u of fresh) {
-          u.result.applied = true;
-          const update: AppliedStateUpdate = { state: u.state, stateTime: u.stateTime, result: u.result };
-          await this.steps.runSteps(q, update);
-          done.push(update);
-        }
-        await this.readVersions.bump(q, 'state');
-        return done;
-      });
+      const latest = await this.updates.lockLatest(q);
+      const fresh = updates.map((u, i) => ({ ...u, result: results[i]! })).filter((u) => latest === null || u.state.height > latest);
+      if (fresh.length === 0) return [];
+      for (const [i, u] of fresh.entries()) {
+        // The staging tables empty at commit: within one transaction the next update empties them itself.
+        if (i > 0) await this.staging.clear(q);
+        await this.deriveInSql(q, u.state, u.staged, u.stateTime, u.result, timed);
+      }
+      const last = fresh[fresh.length - 1]!;
+      if (!laterUpdateFollows) {
+        await timed('wallet rankings', () => this.wallets.writeRankings(q, last.stateTime));
+        await timed('pnl periods', () => this.snapshots.pnlPeriods(q, last.stateTime));
+      }
+      await this.updates.record(
+        q,
+        fresh.map((u) => ({
+          height: u.state.height,
+          stateTime: u.stateTime,
+          hypePx: u.state.hypePx,
+          wallets: u.state.wallets.length,
+          positions: u.staged.length,
+          processedAt,
+        })),
+      );
+      const done: AppliedStateUpdate[] = [];
+      for (const u of fresh) {
+        u.result.applied = true;
+        const update: AppliedStateUpdate = { state: u.state, stateTime: u.stateTime, result: u.result };
+        await this.steps.runSteps(q, update);
+        done.push(update);
+      }
+      await this.readVersions.bump(q, 'state');
+      return done;
+    });
     for (const update of applied) await this.steps.runAfterCommit(update);
     return results;
   }
@@ -186,8 +194,10 @@ function largeChange(result: StateUpdateResult, positions: number): boolean {
 
 /** Refuses a state that would write nonsense; a position of size 0 is no position and is dropped. */
 function validate(state: ExchangeState): Array<{ address: string; position: PositionStateRecord }> {
-  if (!Number.isSafeInteger(state.height) || state.height < 0) throw new InvalidStateError(`state height must be a non-negative integer, got ${state.height}`);
-  if (!Number.isSafeInteger(state.timeMs) || state.timeMs < 0) throw new InvalidStateError(`state time must be epoch ms, got ${state.timeMs}`);
+  if (!Number.isSafeInteger(state.height) || state.height < 0)
+    throw new InvalidStateError(`state height must be a non-negative integer, got ${state.height}`);
+  if (!Number.isSafeInteger(state.timeMs) || state.timeMs < 0)
+    throw new InvalidStateError(`state time must be epoch ms, got ${state.timeMs}`);
   const seen = new Set<string>();
   const positions: Array<{ address: string; position: PositionStateRecord }> = [];
   for (const wallet of state.wallets) {
@@ -196,7 +206,8 @@ function validate(state: ExchangeState): Array<{ address: string; position: Posi
     seen.add(address);
     const coins = new Set<string>();
     for (const position of wallet.positions) {
-      if (coins.has(position.coin)) throw new InvalidStateError(`wallet ${address} has two ${position.coin} positions at height ${state.height}`);
+      if (coins.has(position.coin))
+        throw new InvalidStateError(`wallet ${address} has two ${position.coin} positions at height ${state.height}`);
       coins.add(position.coin);
       if (!/^0*(\.0*)?$/.test(position.szi.replace('-', ''))) positions.push({ address, position });
     }

@@ -1,4 +1,3 @@
-
 /** Main-venue markets have no prefix; a HIP-3 market `xyz:TSLA` trades on the `xyz` exchange. */
 export const DEX_SQL = (coin: string) => `CASE WHEN position(':' IN ${coin}) > 0 THEN split_part(${coin}, ':', 1) ELSE 'main' END`;
 import { type SqlRunner } from '#database';

@@ -56,7 +56,9 @@ describe('the staging tables analysed', () => {
     try {
       await load(runner, 1_000, false);
       await load(runner, 1_000);
-      const [row]: Array<{ n: string }> = await runner.query(`SELECT count(*) AS n FROM pg_stats WHERE schemaname LIKE 'pg_temp%' AND tablename = 'stage_positions'`);
+      const [row]: Array<{ n: string }> = await runner.query(
+        `SELECT count(*) AS n FROM pg_stats WHERE schemaname LIKE 'pg_temp%' AND tablename = 'stage_positions'`,
+      );
       expect(Number(row!.n)).toBeGreaterThan(0);
     } finally {
       await runner.release();

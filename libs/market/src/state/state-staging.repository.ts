@@ -66,7 +66,10 @@ export class StateStagingRepository {
     await copyLines(
       q,
       'stage_wallets (address, perp_equity, all_time_pnl, spot_hype, staked_hype)',
-      copyChunks(wallets, (w) => `${copyText(w.address.toLowerCase())}\t${w.perpEquity}\t${copyNullable(w.allTimePnl)}\t${w.spotHype}\t${w.stakedHype}\n`),
+      copyChunks(
+        wallets,
+        (w) => `${copyText(w.address.toLowerCase())}\t${w.perpEquity}\t${copyNullable(w.allTimePnl)}\t${w.spotHype}\t${w.stakedHype}\n`,
+      ),
     );
     await analyzeIfChanged(q, 'stage_wallets', wallets.length);
   }
@@ -75,9 +78,11 @@ export class StateStagingRepository {
     await copyLines(
       q,
       'stage_positions (address, coin, szi, entry_px, position_value, unrealized_pnl, liquidation_px, leverage_type, leverage, margin_used, funding)',
-      copyChunks(positions, ({ address, position: p }) =>
-        `${copyText(address)}\t${copyText(p.coin)}\t${p.szi}\t${p.entryPx}\t${p.positionValue}\t${p.unrealizedPnl}\t${copyNullable(p.liquidationPx)}\t` +
-        `${p.leverageType}\t${p.leverage}\t${p.marginUsed}\t${p.fundingSinceOpen}\n`,
+      copyChunks(
+        positions,
+        ({ address, position: p }) =>
+          `${copyText(address)}\t${copyText(p.coin)}\t${p.szi}\t${p.entryPx}\t${p.positionValue}\t${p.unrealizedPnl}\t${copyNullable(p.liquidationPx)}\t` +
+          `${p.leverageType}\t${p.leverage}\t${p.marginUsed}\t${p.fundingSinceOpen}\n`,
       ),
     );
     await analyzeIfChanged(q, 'stage_positions', positions.length);
@@ -99,10 +104,10 @@ export class StateStagingRepository {
  */
 export async function analyzeIfChanged(q: SqlRunner, table: string, rows: number): Promise<void> {
   const setting = `tidewatch.analyzed_${table}`;
-  const [row]: Array<{ analyzed: string | null; oid: string }> = await q.query(`SELECT current_setting($1, true) AS analyzed, $2::regclass::oid::text AS oid`, [
-    setting,
-    `pg_temp.${table}`,
-  ]);
+  const [row]: Array<{ analyzed: string | null; oid: string }> = await q.query(
+    `SELECT current_setting($1, true) AS analyzed, $2::regclass::oid::text AS oid`,
+    [setting, `pg_temp.${table}`],
+  );
   const [oid, counted] = (row!.analyzed ?? '').split(':');
   const tuples = Number(counted);
   if (oid === row!.oid && Math.abs(rows - tuples) <= Math.max(100, tuples / 5)) return;

@@ -10,7 +10,17 @@ export class StateUpdatesRepository {
   }
 
   /** Applied updates, in height order: their rows, and the status of the newest. */
-  async record(q: SqlRunner, updates: ReadonlyArray<{ height: number; stateTime: string; hypePx: string | null; wallets: number; positions: number; processedAt: Date }>): Promise<void> {
+  async record(
+    q: SqlRunner,
+    updates: ReadonlyArray<{
+      height: number;
+      stateTime: string;
+      hypePx: string | null;
+      wallets: number;
+      positions: number;
+      processedAt: Date;
+    }>,
+  ): Promise<void> {
     await q.query(
       `INSERT INTO state_updates (height, state_time, hype_px, wallets, positions, processed_at)
        SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::numeric[], $4::integer[], $5::integer[], $6::timestamptz[])`,

@@ -46,13 +46,20 @@ describe('the PnL periods the state writer keeps', () => {
     const history: Array<{ address: string; at: Date; pnl: string }> = await dataSource.query(
       `SELECT address, created_at AS at, perp_pnl::text AS pnl FROM wallet_pnl_history ORDER BY address, created_at`,
     );
-    const wallets: Array<{ address: string; pnl: string }> = await dataSource.query(`SELECT address, perp_pnl::text AS pnl FROM wallets ORDER BY address`);
+    const wallets: Array<{ address: string; pnl: string }> = await dataSource.query(
+      `SELECT address, perp_pnl::text AS pnl FROM wallets ORDER BY address`,
+    );
     const change = (now: string, address: string, hours: number) => {
       const rows = history.filter((h) => h.address === address);
       const before = rows.filter((h) => h.at.getTime() <= T - hours * HOUR).at(-1) ?? rows[0];
       return new Big(now).minus(before?.pnl ?? now).toFixed();
     };
-    const expected = wallets.map((w) => ({ address: w.address, pnl_day: change(w.pnl, w.address, 24), pnl_week: change(w.pnl, w.address, 7 * 24), pnl_month: change(w.pnl, w.address, 30 * 24) }));
+    const expected = wallets.map((w) => ({
+      address: w.address,
+      pnl_day: change(w.pnl, w.address, 24),
+      pnl_week: change(w.pnl, w.address, 7 * 24),
+      pnl_month: change(w.pnl, w.address, 30 * 24),
+    }));
     const kept: Array<Record<string, string>> = await dataSource.query(
       `SELECT address, trim_scale(pnl_day)::text AS pnl_day, trim_scale(pnl_week)::text AS pnl_week, trim_scale(pnl_month)::text AS pnl_month
        FROM wallet_pnl_periods ORDER BY address`,
@@ -64,7 +71,10 @@ describe('the PnL periods the state writer keeps', () => {
   });
 
   it('give a wallet whose PnL never moved zeros', async () => {
-    const [steady]: Array<Record<string, string>> = await dataSource.query(`SELECT pnl_day::text, pnl_week::text, pnl_month::text FROM wallet_pnl_periods WHERE address = $1`, [address(0x500 + 7)]);
+    const [steady]: Array<Record<string, string>> = await dataSource.query(
+      `SELECT pnl_day::text, pnl_week::text, pnl_month::text FROM wallet_pnl_periods WHERE address = $1`,
+      [address(0x500 + 7)],
+    );
     expect(steady).toEqual({ pnl_day: '0', pnl_week: '0', pnl_month: '0' });
   });
 });

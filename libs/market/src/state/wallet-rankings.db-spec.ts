@@ -25,9 +25,18 @@ const PNL = ['0', '-500', '150000', '12.25', '-2000000'];
 
 /** Wallet i at update k: some fields move between updates, so the second update re-ranks. */
 function walletAt(i: number, k: number): WalletStateRecord {
-  const positions = i % 3 === 0 ? [] : [
-    positionState('BTC', { szi: i % 2 ? '2' : '-2', entryPx: '100', positionValue: String(180 + ((i + k) % 4) * 10), unrealizedPnl: String(((i * 7 + k) % 9) - 4), liquidationPx: i % 5 === 0 ? null : i % 2 ? '50' : '150' }),
-  ];
+  const positions =
+    i % 3 === 0
+      ? []
+      : [
+          positionState('BTC', {
+            szi: i % 2 ? '2' : '-2',
+            entryPx: '100',
+            positionValue: String(180 + ((i + k) % 4) * 10),
+            unrealizedPnl: String(((i * 7 + k) % 9) - 4),
+            liquidationPx: i % 5 === 0 ? null : i % 2 ? '50' : '150',
+          }),
+        ];
   return walletState(address(0x1000 + ((i * 7919) % 100_003)), {
     perpEquity: EQUITY[(i + k) % EQUITY.length]!,
     allTimePnl: PNL[(i * 3 + k) % PNL.length],
@@ -65,13 +74,34 @@ async function page(field: WalletOrderField, descending: boolean, offset: number
   return dataSource.transaction('REPEATABLE READ', (q) => queries.page(q, { orderBy: field, descending, offset, limit }));
 }
 
-const PAGES: Array<[offset: number, limit: number]> = [[0, 500], [0, 1], [450, 100], [499, 2], [WALLET_RANKING_CHUNK, 500], [WALLETS - 3, 500], [WALLETS, 10], [3, 1]];
+const PAGES: Array<[offset: number, limit: number]> = [
+  [0, 500],
+  [0, 1],
+  [450, 100],
+  [499, 2],
+  [WALLET_RANKING_CHUNK, 500],
+  [WALLETS - 3, 500],
+  [WALLETS, 10],
+  [3, 1],
+];
 
 beforeAll(async () => {
   ({ dataSource } = await openFactsDatabase(config.DATABASE_URL));
   const writer = await startedWriter(dataSource, MarketStateWriter);
-  await writer.apply(exchangeState(1, T - 15 * 60_000, Array.from({ length: WALLETS - 100 }, (_, i) => walletAt(i, 0))));
-  await writer.apply(exchangeState(2, T, Array.from({ length: WALLETS }, (_, i) => walletAt(i, 1))));
+  await writer.apply(
+    exchangeState(
+      1,
+      T - 15 * 60_000,
+      Array.from({ length: WALLETS - 100 }, (_, i) => walletAt(i, 0)),
+    ),
+  );
+  await writer.apply(
+    exchangeState(
+      2,
+      T,
+      Array.from({ length: WALLETS }, (_, i) => walletAt(i, 1)),
+    ),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -80,14 +110,25 @@ afterAll(async () => {
 
 describe('the wallets list rankings the state writer keeps', () => {
   it('count every wallet of the latest update, in one row per chunk of each ranking', async () => {
-    const [status]: Array<{ wallets: number; state_time: Date }> = await dataSource.query(`SELECT wallets, state_time FROM wallet_rankings_status`);
+    const [status]: Array<{ wallets: number; state_time: Date }> = await dataSource.query(
+      `SELECT wallets, state_time FROM wallet_rankings_status`,
+    );
     expect(status).toEqual({ wallets: WALLETS, state_time: new Date(T) });
     const chunks: Array<{ ranking: string; chunks: number; addresses: number }> = await dataSource.query(
       `SELECT ranking, count(*)::int AS chunks, sum(cardinality(addresses))::int AS addresses FROM wallet_rankings GROUP BY ranking ORDER BY ranking`,
     );
     expect(chunks.map((c) => c.ranking)).toEqual([
-      'closest_liq_progress asc', 'closest_liq_progress desc', 'exposure_ratio asc', 'exposure_ratio desc', 'open_value desc', 'perp_bias asc', 'perp_bias desc',
-      'perp_equity desc', 'perp_pnl desc', 'sum_upnl desc', 'total_equity desc',
+      'closest_liq_progress asc',
+      'closest_liq_progress desc',
+      'exposure_ratio asc',
+      'exposure_ratio desc',
+      'open_value desc',
+      'perp_bias asc',
+      'perp_bias desc',
+      'perp_equity desc',
+      'perp_pnl desc',
+      'sum_upnl desc',
+      'total_equity desc',
     ]);
     for (const c of chunks) expect([c.chunks, c.addresses]).toEqual([3, WALLETS]);
   });
@@ -110,7 +151,9 @@ describe('the wallets list rankings the state writer keeps', () => {
     );
     const [{ n }]: Array<{ n: number }> = await dataSource.query(`SELECT count(*)::int AS n FROM wallets WHERE count_open_positions = 0`);
     expect(totalCount).toBe(n);
-    const rows: Array<{ address: string }> = await dataSource.query(`SELECT address FROM wallets WHERE count_open_positions = 0 ORDER BY total_equity DESC, address DESC LIMIT 5`);
+    const rows: Array<{ address: string }> = await dataSource.query(
+      `SELECT address FROM wallets WHERE count_open_positions = 0 ORDER BY total_equity DESC, address DESC LIMIT 5`,
+    );
     expect(records.map((r) => r.address)).toEqual(rows.map((r) => r.address));
   });
 });

@@ -31,7 +31,12 @@ const RANKED_COLUMNS: ReadonlyArray<{ column: string; nullable: boolean }> = [
 ];
 
 export const WALLET_RANKINGS: readonly WalletRanking[] = RANKED_COLUMNS.flatMap(({ column, nullable }) =>
-  (nullable ? [true, false] : [true]).map((descending) => ({ name: `${column} ${descending ? 'desc' : 'asc'}`, column, descending, nullable })),
+  (nullable ? [true, false] : [true]).map((descending) => ({
+    name: `${column} ${descending ? 'desc' : 'asc'}`,
+    column,
+    descending,
+    nullable,
+  })),
 );
 
 /** The ORDER BY of a ranking, as the wallets list sorts: NULLS LAST only on a nullable column (see WalletsQueries). */

@@ -21,7 +21,10 @@ const WALLET_VALUES: Array<[column: string, expression: string]> = [
   ['short_value', 'v.short_value'],
   ['sum_upnl', 'v.sum_upnl'],
   ['exposure_ratio', 'CASE WHEN v.perp_equity > 0 AND v.count_open_positions > 0 THEN round(v.open_value / v.perp_equity, 8) END'],
-  ['perp_bias', 'CASE WHEN v.perp_equity > 0 AND v.count_open_positions > 0 THEN round((v.long_value - v.short_value) / v.perp_equity, 8) END'],
+  [
+    'perp_bias',
+    'CASE WHEN v.perp_equity > 0 AND v.count_open_positions > 0 THEN round((v.long_value - v.short_value) / v.perp_equity, 8) END',
+  ],
   ['closest_liq_coin', 'v.closest_liq_coin'],
   ['closest_liq_progress', 'v.closest_liq_progress'],
   ['count_open_positions', 'v.count_open_positions'],

@@ -58,4 +58,5 @@ export class ReadCacheInterceptor implements NestInterceptor {
  * consumer): it is served from the read cache. `reads` must name every kind of data its statements read,
  * those of the services it calls included (a coin in the path is looked up in `facts` and `state`).
  */
-export const CachedRead = (options: CachedReadOptions) => applyDecorators(SetMetadata(OPTIONS, options), UseInterceptors(ReadCacheInterceptor));
+export const CachedRead = (options: CachedReadOptions) =>
+  applyDecorators(SetMetadata(OPTIONS, options), UseInterceptors(ReadCacheInterceptor));

@@ -20,7 +20,8 @@ export function asJsonText(answer: unknown): CachedAnswer {
   return new SealedJsonText(textOf(answer));
 }
 
-const textOf = (answer: unknown): string => (answer instanceof JsonText ? answer.text : typeof answer === 'string' ? answer : JSON.stringify(answer));
+const textOf = (answer: unknown): string =>
+  answer instanceof JsonText ? answer.text : typeof answer === 'string' ? answer : JSON.stringify(answer);
 
 const sizeOf = (key: string, answer: CachedAnswer): number =>
   key.length + (answer instanceof WithMessage ? answer.data.text.length + answer.message.length : answer.text.length + answer.bytes.length);

@@ -25,7 +25,8 @@ export class AlertRulesService {
   ) {}
 
   private endpointId(value: unknown): number {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 2_147_483_647) throw new InvalidInputError('webhookEndpointId', 'webhookEndpointId must be the id of one of your webhook endpoints');
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 2_147_483_647)
+      throw new InvalidInputError('webhookEndpointId', 'webhookEndpointId must be the id of one of your webhook endpoints');
     return value;
   }
 
@@ -34,14 +35,19 @@ export class AlertRulesService {
     const webhookEndpointId = this.endpointId(input.webhookEndpointId);
     return this.dataSource.transaction(async (q) => {
       await q.query(`SELECT 1 FROM consumers WHERE id = $1 FOR UPDATE`, [consumerId]);
-      if (!(await this.endpoints.get(q, consumerId, webhookEndpointId))) throw new NotFoundError(`webhook endpoint ${webhookEndpointId} not found`);
-      if ((await this.rules.count(q, consumerId)) >= MAX_RULES_PER_CONSUMER) throw new InvalidInputError('eventType', `at most ${MAX_RULES_PER_CONSUMER} alert rules per account; delete one first`);
+      if (!(await this.endpoints.get(q, consumerId, webhookEndpointId)))
+        throw new NotFoundError(`webhook endpoint ${webhookEndpointId} not found`);
+      if ((await this.rules.count(q, consumerId)) >= MAX_RULES_PER_CONSUMER)
+        throw new InvalidInputError('eventType', `at most ${MAX_RULES_PER_CONSUMER} alert rules per account; delete one first`);
       return this.rules.create(q, consumerId, { ...rule, webhookEndpointId });
     });
   }
 
   list(consumerId: number, filter: { eventType?: string; webhookEndpointId?: number }): Promise<AlertRuleRecord[]> {
-    return this.rules.list(this.dataSource, consumerId, { eventType: filter.eventType === undefined ? undefined : validateEventType(filter.eventType), webhookEndpointId: filter.webhookEndpointId });
+    return this.rules.list(this.dataSource, consumerId, {
+      eventType: filter.eventType === undefined ? undefined : validateEventType(filter.eventType),
+      webhookEndpointId: filter.webhookEndpointId,
+    });
   }
 
   async get(consumerId: number, id: number): Promise<AlertRuleRecord> {
@@ -51,8 +57,10 @@ export class AlertRulesService {
   /** Replaces what is given (filters whole); the event type cannot change: make a new rule instead. */
   async update(consumerId: number, id: number, input: RuleInput): Promise<AlertRuleRecord> {
     const current = await this.get(consumerId, id);
-    if (input.eventType !== undefined && input.eventType !== current.eventType) throw new InvalidInputError('eventType', 'eventType cannot change; create a new rule instead');
-    if (input.paused !== undefined && typeof input.paused !== 'boolean') throw new InvalidInputError('paused', 'paused must be true or false');
+    if (input.eventType !== undefined && input.eventType !== current.eventType)
+      throw new InvalidInputError('eventType', 'eventType cannot change; create a new rule instead');
+    if (input.paused !== undefined && typeof input.paused !== 'boolean')
+      throw new InvalidInputError('paused', 'paused must be true or false');
     const rule = validateRule({
       eventType: current.eventType,
       addresses: input.addresses === undefined ? current.addresses : input.addresses,
@@ -60,9 +68,13 @@ export class AlertRulesService {
     });
     const webhookEndpointId = input.webhookEndpointId === undefined ? current.webhookEndpointId : this.endpointId(input.webhookEndpointId);
     return this.dataSource.transaction(async (q) => {
-      if (!(await this.endpoints.get(q, consumerId, webhookEndpointId))) throw new NotFoundError(`webhook endpoint ${webhookEndpointId} not found`);
+      if (!(await this.endpoints.get(q, consumerId, webhookEndpointId)))
+        throw new NotFoundError(`webhook endpoint ${webhookEndpointId} not found`);
       const paused = (input.paused as boolean | undefined) ?? current.paused;
-      return found(await this.rules.update(q, consumerId, id, { webhookEndpointId, addresses: rule.addresses, filters: rule.filters, paused }), id);
+      return found(
+        await this.rules.update(q, consumerId, id, { webhookEndpointId, addresses: rule.addresses, filters: rule.filters, paused }),
+        id,
+      );
     });
   }
 

@@ -9,7 +9,15 @@ import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 
 /** What the api's `/events` routes call. Needs a DataSource and the KeysetCursorCodec (DatabaseModule's). */
 @Module({
-  providers: [AlertRulesRepository, WebhookEndpointsRepository, DeliveryLogRepository, DeliveryQueue, WebhookEndpointsService, AlertRulesService, DeliveryLogService],
+  providers: [
+    AlertRulesRepository,
+    WebhookEndpointsRepository,
+    DeliveryLogRepository,
+    DeliveryQueue,
+    WebhookEndpointsService,
+    AlertRulesService,
+    DeliveryLogService,
+  ],
   exports: [WebhookEndpointsService, AlertRulesService, DeliveryLogService],
 })
 export class AlertsManagementModule {}

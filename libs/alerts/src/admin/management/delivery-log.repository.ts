@@ -54,7 +54,13 @@ const COLUMNS = `delivery_id, rule_id, event_type, status, held_reason, attempt_
 @Injectable()
 export class DeliveryLogRepository {
   /** Newest first by (created_at, delivery_id); `after` is the last row of the previous page (created_at in µs). */
-  async page(q: SqlRunner, endpointId: number, status: DeliveryStatus | undefined, limit: number, after: readonly [string, string] | null): Promise<Array<DeliveryRecord & { cursorKey: [string, string] }>> {
+  async page(
+    q: SqlRunner,
+    endpointId: number,
+    status: DeliveryStatus | undefined,
+    limit: number,
+    after: readonly [string, string] | null,
+  ): Promise<Array<DeliveryRecord & { cursorKey: [string, string] }>> {
     const rows: DeliveryRow[] = await q.query(
       `SELECT ${COLUMNS} FROM webhook_deliveries
        WHERE webhook_endpoint_id = $1 AND ($2::text IS NULL OR status = $2)
@@ -63,13 +69,19 @@ export class DeliveryLogRepository {
        LIMIT $5`,
       [endpointId, status ?? null, after?.[0] ?? null, after?.[1] ?? null, limit],
     );
-    const attempts = await this.attempts(q, rows.map((r) => r.delivery_id));
+    const attempts = await this.attempts(
+      q,
+      rows.map((r) => r.delivery_id),
+    );
     return rows.map((r) => ({ ...this.toRecord(r, attempts.get(r.delivery_id) ?? []), cursorKey: [r.created_us, r.delivery_id] }));
   }
 
   /** A delivery of the consumer's, with its attempts; null when there is none (or it is another consumer's). */
   async get(q: SqlRunner, consumerId: number, deliveryId: string): Promise<DeliveryRecord | null> {
-    const rows: DeliveryRow[] = await q.query(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE consumer_id = $1 AND delivery_id = $2`, [consumerId, deliveryId]);
+    const rows: DeliveryRow[] = await q.query(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE consumer_id = $1 AND delivery_id = $2`, [
+      consumerId,
+      deliveryId,
+    ]);
     if (!rows[0]) return null;
     return this.toRecord(rows[0], (await this.attempts(q, [deliveryId])).get(deliveryId) ?? []);
   }
@@ -111,13 +123,30 @@ export class DeliveryLogRepository {
   private async attempts(q: SqlRunner, ids: string[]): Promise<Map<string, DeliveryAttemptRecord[]>> {
     const byId = new Map<string, DeliveryAttemptRecord[]>();
     if (ids.length === 0) return byId;
-    const rows: Array<{ delivery_id: string; attempt: number; started_at: Date; duration_ms: number; status_code: number | null; outcome: string; error: string | null; response_body: string | null }> = await q.query(
+    const rows: Array<{
+      delivery_id: string;
+      attempt: number;
+      started_at: Date;
+      duration_ms: number;
+      status_code: number | null;
+      outcome: string;
+      error: string | null;
+      response_body: string | null;
+    }> = await q.query(
       `SELECT delivery_id, attempt, started_at, duration_ms, status_code, outcome, error, response_body FROM webhook_delivery_attempts WHERE delivery_id = ANY($1) ORDER BY delivery_id, attempt, id`,
       [ids],
     );
     for (const r of rows) {
       const list = byId.get(r.delivery_id) ?? [];
-      list.push({ attempt: r.attempt, startedAt: r.started_at.toISOString(), durationMs: r.duration_ms, statusCode: r.status_code, outcome: r.outcome, error: r.error, responseBody: r.response_body });
+      list.push({
+        attempt: r.attempt,
+        startedAt: r.started_at.toISOString(),
+        durationMs: r.duration_ms,
+        statusCode: r.status_code,
+        outcome: r.outcome,
+        error: r.error,
+        responseBody: r.response_body,
+      });
       byId.set(r.delivery_id, list);
     }
     return byId;

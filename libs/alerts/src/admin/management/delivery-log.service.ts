@@ -28,10 +28,16 @@ export class DeliveryLogService {
     if (!(await this.endpoints.get(this.dataSource, consumerId, id))) throw new NotFoundError(`webhook endpoint ${id} not found`);
   }
 
-  async list(consumerId: number, endpointId: number, query: { status?: DeliveryStatus; limit?: number; nextCursor?: string }): Promise<{ deliveries: DeliveryRecord[]; nextCursor: string | null }> {
+  async list(
+    consumerId: number,
+    endpointId: number,
+    query: { status?: DeliveryStatus; limit?: number; nextCursor?: string },
+  ): Promise<{ deliveries: DeliveryRecord[]; nextCursor: string | null }> {
     await this.endpoint(consumerId, endpointId);
     const limit = query.limit ?? DELIVERY_LOG_DEFAULT_LIMIT;
-    const after = query.nextCursor ? this.cursors.decode(`${CURSOR_LIST}:${endpointId}:${query.status ?? ''}`, query.nextCursor, ['string', 'string'] as const) : null;
+    const after = query.nextCursor
+      ? this.cursors.decode(`${CURSOR_LIST}:${endpointId}:${query.status ?? ''}`, query.nextCursor, ['string', 'string'] as const)
+      : null;
     const rows = await this.log.page(this.dataSource, endpointId, query.status, limit + 1, after);
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
@@ -43,7 +49,11 @@ export class DeliveryLogService {
   async retry(consumerId: number, deliveryId: string): Promise<DeliveryRecord> {
     const current = await this.log.get(this.dataSource, consumerId, deliveryId);
     if (!current) throw new NotFoundError(`delivery ${deliveryId} not found`);
-    if (current.status !== 'failed' && current.status !== 'expired') throw new InvalidInputError('deliveryId', `delivery ${deliveryId} is ${current.status}: only a failed or expired delivery can be retried`);
+    if (current.status !== 'failed' && current.status !== 'expired')
+      throw new InvalidInputError(
+        'deliveryId',
+        `delivery ${deliveryId} is ${current.status}: only a failed or expired delivery can be retried`,
+      );
     await this.enqueue(await this.log.resend(this.dataSource, { deliveryId }));
     return (await this.log.get(this.dataSource, consumerId, deliveryId))!;
   }

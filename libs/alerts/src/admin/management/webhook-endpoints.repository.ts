@@ -25,7 +25,8 @@ interface EndpointRow {
   updated_at: Date;
 }
 
-const COLUMNS = 'id, url, description, paused, suspended_at, suspended_reason, secret_key IS NOT NULL AS has_secret, created_at, updated_at';
+const COLUMNS =
+  'id, url, description, paused, suspended_at, suspended_reason, secret_key IS NOT NULL AS has_secret, created_at, updated_at';
 
 const toRecord = (r: EndpointRow): WebhookEndpointRecord => ({
   id: r.id,
@@ -63,11 +64,17 @@ export interface EndpointHealthRow {
 @Injectable()
 export class WebhookEndpointsRepository {
   async count(q: SqlRunner, consumerId: number): Promise<number> {
-    const rows: Array<{ n: number }> = await q.query(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE consumer_id = $1`, [consumerId]);
+    const rows: Array<{ n: number }> = await q.query(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE consumer_id = $1`, [
+      consumerId,
+    ]);
     return rows[0]!.n;
   }
 
-  async create(q: SqlRunner, consumerId: number, e: { url: string; secretKey: string | null; description: string | null }): Promise<WebhookEndpointRecord> {
+  async create(
+    q: SqlRunner,
+    consumerId: number,
+    e: { url: string; secretKey: string | null; description: string | null },
+  ): Promise<WebhookEndpointRecord> {
     const rows: EndpointRow[] = await q.query(
       `INSERT INTO webhook_endpoints (consumer_id, url, secret_key, description) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
       [consumerId, e.url, e.secretKey, e.description],
@@ -81,7 +88,10 @@ export class WebhookEndpointsRepository {
   }
 
   async get(q: SqlRunner, consumerId: number, id: number): Promise<WebhookEndpointRecord | null> {
-    const rows: EndpointRow[] = await q.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE consumer_id = $1 AND id = $2`, [consumerId, id]);
+    const rows: EndpointRow[] = await q.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE consumer_id = $1 AND id = $2`, [
+      consumerId,
+      id,
+    ]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
@@ -101,7 +111,10 @@ export class WebhookEndpointsRepository {
 
   /** Deletes the endpoint with its rules and deliveries (foreign keys cascade). */
   async delete(q: SqlRunner, consumerId: number, id: number): Promise<boolean> {
-    const rows = await q.query(`WITH gone AS (DELETE FROM webhook_endpoints WHERE consumer_id = $1 AND id = $2 RETURNING 1) SELECT 1 FROM gone`, [consumerId, id]);
+    const rows = await q.query(
+      `WITH gone AS (DELETE FROM webhook_endpoints WHERE consumer_id = $1 AND id = $2 RETURNING 1) SELECT 1 FROM gone`,
+      [consumerId, id],
+    );
     return rows.length === 1;
   }
 

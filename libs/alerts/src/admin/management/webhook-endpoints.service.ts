@@ -44,7 +44,8 @@ export class WebhookEndpointsService {
   ) {}
 
   private url(value: unknown): string {
-    if (typeof value !== 'string' || value.length === 0) throw new InvalidInputError('url', 'url is required: the receiver\'s https:// address');
+    if (typeof value !== 'string' || value.length === 0)
+      throw new InvalidInputError('url', "url is required: the receiver's https:// address");
     if (value.length > MAX_URL_LENGTH) throw new InvalidInputError('url', `url must be at most ${MAX_URL_LENGTH} characters`);
     let parsed: URL;
     try {
@@ -53,25 +54,32 @@ export class WebhookEndpointsService {
       throw new InvalidInputError('url', 'url is not an absolute URL');
     }
     const loopbackAllowed = this.config.WEBHOOK_ALLOW_LOOPBACK;
-    if (parsed.protocol !== 'https:' && !(loopbackAllowed && parsed.protocol === 'http:')) throw new InvalidInputError('url', 'url must use https');
+    if (parsed.protocol !== 'https:' && !(loopbackAllowed && parsed.protocol === 'http:'))
+      throw new InvalidInputError('url', 'url must use https');
     if (parsed.username || parsed.password) throw new InvalidInputError('url', 'url must not carry a user name or password');
     return value;
   }
 
   private secret(value: unknown): string | null {
     if (value === undefined || value === null) return null;
-    if (typeof value !== 'string' || !SECRET.test(value)) throw new InvalidInputError('secretKey', 'secretKey must be 8 to 256 printable characters without spaces');
+    if (typeof value !== 'string' || !SECRET.test(value))
+      throw new InvalidInputError('secretKey', 'secretKey must be 8 to 256 printable characters without spaces');
     return value;
   }
 
   private description(value: unknown): string | null {
     if (value === undefined || value === null) return null;
-    if (typeof value !== 'string' || value.length > MAX_DESCRIPTION) throw new InvalidInputError('description', `description must be a string of at most ${MAX_DESCRIPTION} characters`);
+    if (typeof value !== 'string' || value.length > MAX_DESCRIPTION)
+      throw new InvalidInputError('description', `description must be a string of at most ${MAX_DESCRIPTION} characters`);
     return value;
   }
 
   async create(consumerId: number, input: EndpointInput): Promise<WebhookEndpointRecord> {
-    const endpoint = { url: this.url(input.url), secretKey: this.secret(input.secretKey), description: this.description(input.description) };
+    const endpoint = {
+      url: this.url(input.url),
+      secretKey: this.secret(input.secretKey),
+      description: this.description(input.description),
+    };
     return this.dataSource.transaction(async (q) => {
       // The consumer's row is the lock that keeps two concurrent creations from both passing the count.
       await q.query(`SELECT 1 FROM consumers WHERE id = $1 FOR UPDATE`, [consumerId]);
@@ -92,7 +100,8 @@ export class WebhookEndpointsService {
 
   async update(consumerId: number, id: number, input: EndpointInput): Promise<WebhookEndpointRecord> {
     const current = await this.get(consumerId, id);
-    if (input.paused !== undefined && typeof input.paused !== 'boolean') throw new InvalidInputError('paused', 'paused must be true or false');
+    if (input.paused !== undefined && typeof input.paused !== 'boolean')
+      throw new InvalidInputError('paused', 'paused must be true or false');
     const changes = {
       url: input.url === undefined ? current.url : this.url(input.url),
       description: input.description === undefined ? current.description : this.description(input.description),
@@ -132,7 +141,12 @@ export class WebhookEndpointsService {
   async health(consumerId: number, id: number): Promise<EndpointHealth> {
     const endpoint = await this.get(consumerId, id);
     const h = await this.endpoints.health(this.dataSource, id);
-    const window = (attempts: number, successes: number) => ({ attempts, successes, failures: attempts - successes, successRate: attempts ? successes / attempts : null });
+    const window = (attempts: number, successes: number) => ({
+      attempts,
+      successes,
+      failures: attempts - successes,
+      successRate: attempts ? successes / attempts : null,
+    });
     return {
       state: endpoint.status,
       consecutiveFailures: h.consecutive_failures,

@@ -52,7 +52,9 @@ export interface RuleChanges {
 @Injectable()
 export class AlertRulesRepository {
   async bumpVersion(q: SqlRunner): Promise<void> {
-    await q.query(`INSERT INTO alert_rules_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = alert_rules_version.version + 1`);
+    await q.query(
+      `INSERT INTO alert_rules_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = alert_rules_version.version + 1`,
+    );
   }
 
   /** The version the rule index was built at ('0' before any change). */
@@ -63,7 +65,15 @@ export class AlertRulesRepository {
 
   /** Every rule that is not paused, for the matcher. */
   async activeRules(q: SqlRunner): Promise<AlertRule[]> {
-    const rows: Array<{ id: number; consumer_id: number; webhook_endpoint_id: number; event_type: EventType; addresses: string[]; filters: RuleFilters; created_ms: string }> = await q.query(
+    const rows: Array<{
+      id: number;
+      consumer_id: number;
+      webhook_endpoint_id: number;
+      event_type: EventType;
+      addresses: string[];
+      filters: RuleFilters;
+      created_ms: string;
+    }> = await q.query(
       `SELECT id, consumer_id, webhook_endpoint_id, event_type, addresses, filters, ${epochMs('created_at')} AS created_ms FROM alert_rules WHERE NOT paused ORDER BY id`,
     );
     return rows.map((r) => ({
@@ -121,7 +131,10 @@ export class AlertRulesRepository {
   }
 
   async delete(q: SqlRunner, consumerId: number, id: number): Promise<boolean> {
-    const rows = await q.query(`WITH gone AS (DELETE FROM alert_rules WHERE consumer_id = $1 AND id = $2 RETURNING 1) SELECT 1 FROM gone`, [consumerId, id]);
+    const rows = await q.query(`WITH gone AS (DELETE FROM alert_rules WHERE consumer_id = $1 AND id = $2 RETURNING 1) SELECT 1 FROM gone`, [
+      consumerId,
+      id,
+    ]);
     if (rows.length === 0) return false;
     await this.bumpVersion(q);
     return true;

@@ -33,6 +33,8 @@ const FILTER_KEYS: Record<EventType, readonly string[]> = {
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** A non-negative decimal written plainly: digits, optionally a point and digits (no sign, no exponent). */
 const DECIMAL = /^\d{1,30}(\.\d{1,30})?$/;
+// Control characters are what a market name must not hold.
+// eslint-disable-next-line no-control-regex
 const MARKET = /^[^\u0000-\u001f\u007f]{1,64}$/;
 const AMOUNT_OPS = ['eq', 'gte', 'gt', 'lte', 'lt'] as const;
 
@@ -54,13 +56,17 @@ export function validateEventType(value: unknown): EventType {
 function validateAddresses(type: EventType, value: unknown): string[] {
   const rule = ADDRESSES[type];
   if (value === undefined || value === null) {
-    if (rule === 'required') throw new InvalidInputError('addresses', `addresses are required for ${type}: 1 to ${MAX_RULE_ADDRESSES} wallet addresses`);
+    if (rule === 'required')
+      throw new InvalidInputError('addresses', `addresses are required for ${type}: 1 to ${MAX_RULE_ADDRESSES} wallet addresses`);
     return [];
   }
   if (!Array.isArray(value)) throw new InvalidInputError('addresses', 'addresses must be an array of wallet addresses');
-  if ((rule === 'not used' || rule === 'not supported') && value.length > 0) throw new InvalidInputError('addresses', `addresses are ${rule} by ${type}`);
-  if (rule === 'required' && value.length === 0) throw new InvalidInputError('addresses', `addresses are required for ${type}: 1 to ${MAX_RULE_ADDRESSES} wallet addresses`);
-  if (value.length > MAX_RULE_ADDRESSES) throw new InvalidInputError('addresses', `at most ${MAX_RULE_ADDRESSES} addresses, got ${value.length}`);
+  if ((rule === 'not used' || rule === 'not supported') && value.length > 0)
+    throw new InvalidInputError('addresses', `addresses are ${rule} by ${type}`);
+  if (rule === 'required' && value.length === 0)
+    throw new InvalidInputError('addresses', `addresses are required for ${type}: 1 to ${MAX_RULE_ADDRESSES} wallet addresses`);
+  if (value.length > MAX_RULE_ADDRESSES)
+    throw new InvalidInputError('addresses', `at most ${MAX_RULE_ADDRESSES} addresses, got ${value.length}`);
   const seen = new Set<string>();
   return value.map((a, i) => {
     if (typeof a !== 'string' || !ADDRESS.test(a)) throw new InvalidInputError(`addresses[${i}]`, 'must be 0x followed by 40 hex digits');
@@ -76,7 +82,8 @@ function marketList(field: string, value: unknown): string[] {
   if (value.length > MAX_RULE_MARKETS) throw new InvalidInputError(field, `at most ${MAX_RULE_MARKETS} markets, got ${value.length}`);
   const seen = new Set<string>();
   for (const [i, m] of value.entries()) {
-    if (typeof m !== 'string' || !MARKET.test(m)) throw new InvalidInputError(`${field}[${i}]`, 'must be a market name of 1 to 64 characters');
+    if (typeof m !== 'string' || !MARKET.test(m))
+      throw new InvalidInputError(`${field}[${i}]`, 'must be a market name of 1 to 64 characters');
     if (seen.has(m)) throw new InvalidInputError(`${field}[${i}]`, `${m} is listed twice`);
     seen.add(m);
   }
@@ -84,12 +91,14 @@ function marketList(field: string, value: unknown): string[] {
 }
 
 function decimal(field: string, value: unknown): string {
-  if (typeof value !== 'string' || !DECIMAL.test(value)) throw new InvalidInputError(field, `${field} must be a decimal string such as "1000.5" (no sign, no exponent)`);
+  if (typeof value !== 'string' || !DECIMAL.test(value))
+    throw new InvalidInputError(field, `${field} must be a decimal string such as "1000.5" (no sign, no exponent)`);
   return value;
 }
 
 function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) throw new InvalidInputError(field, `${field} must be one of ${allowed.join(', ')}`);
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value))
+    throw new InvalidInputError(field, `${field} must be one of ${allowed.join(', ')}`);
   return value as T;
 }
 
@@ -98,20 +107,26 @@ function validateFilters(type: EventType, value: unknown): RuleFilters {
   if (!isObject(value)) throw new InvalidInputError('filters', 'filters must be an object');
   const allowed = FILTER_KEYS[type];
   for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) throw new InvalidInputError(`filters.${key}`, allowed.length ? `${type} accepts only the filters ${allowed.join(', ')}` : `${type} takes no filters`);
+    if (!allowed.includes(key))
+      throw new InvalidInputError(
+        `filters.${key}`,
+        allowed.length ? `${type} accepts only the filters ${allowed.join(', ')}` : `${type} takes no filters`,
+      );
   }
   const f: RuleFilters = {};
   const v = value;
   if (v.coin !== undefined) f.coin = marketList('filters.coin', v.coin);
   if (v.markets !== undefined) f.markets = marketList('filters.markets', v.markets);
   if (v.types !== undefined) {
-    if (!Array.isArray(v.types) || v.types.length === 0) throw new InvalidInputError('filters.types', 'filters.types must be a non-empty array of deposit and/or withdraw');
+    if (!Array.isArray(v.types) || v.types.length === 0)
+      throw new InvalidInputError('filters.types', 'filters.types must be a non-empty array of deposit and/or withdraw');
     v.types.forEach((t, i) => oneOf(`filters.types[${i}]`, t, ['deposit', 'withdraw'] as const));
     if (new Set(v.types).size !== v.types.length) throw new InvalidInputError('filters.types', 'filters.types must not repeat a type');
     f.types = v.types as Array<'deposit' | 'withdraw'>;
   }
   if (v.amount !== undefined) {
-    if (!isObject(v.amount)) throw new InvalidInputError('filters.amount', 'filters.amount must be an object with one or more of eq, gte, gt, lte, lt');
+    if (!isObject(v.amount))
+      throw new InvalidInputError('filters.amount', 'filters.amount must be an object with one or more of eq, gte, gt, lte, lt');
     const keys = Object.keys(v.amount);
     const unknown = keys.find((k) => !(AMOUNT_OPS as readonly string[]).includes(k));
     if (unknown !== undefined) throw new InvalidInputError(`filters.amount.${unknown}`, 'filters.amount accepts only eq, gte, gt, lte, lt');
@@ -120,22 +135,29 @@ function validateFilters(type: EventType, value: unknown): RuleFilters {
     for (const op of AMOUNT_OPS) if (v.amount[op] !== undefined) f.amount[op] = decimal(`filters.amount.${op}`, v.amount[op]);
   }
   if (type === 'price_crossing') {
-    if (typeof v.market !== 'string' || !MARKET.test(v.market)) throw new InvalidInputError('filters.market', 'filters.market is required: a market name of 1 to 64 characters');
+    if (typeof v.market !== 'string' || !MARKET.test(v.market))
+      throw new InvalidInputError('filters.market', 'filters.market is required: a market name of 1 to 64 characters');
     f.market = v.market;
     f.threshold = decimal('filters.threshold', v.threshold);
     if (new Big(f.threshold).lte(0)) throw new InvalidInputError('filters.threshold', 'filters.threshold must be greater than 0');
     f.direction = v.direction === undefined ? 'both' : oneOf('filters.direction', v.direction, ['above', 'below', 'both'] as const);
   }
   if (type === 'large_market_order') {
-    if (v.thresholdUsd === undefined) throw new InvalidInputError('filters.thresholdUsd', `filters.thresholdUsd is required: a decimal string of at least ${MIN_LARGE_ORDER_USD}`);
+    if (v.thresholdUsd === undefined)
+      throw new InvalidInputError(
+        'filters.thresholdUsd',
+        `filters.thresholdUsd is required: a decimal string of at least ${MIN_LARGE_ORDER_USD}`,
+      );
     f.thresholdUsd = decimal('filters.thresholdUsd', v.thresholdUsd);
-    if (new Big(f.thresholdUsd).lt(MIN_LARGE_ORDER_USD)) throw new InvalidInputError('filters.thresholdUsd', `filters.thresholdUsd must be at least ${MIN_LARGE_ORDER_USD}`);
+    if (new Big(f.thresholdUsd).lt(MIN_LARGE_ORDER_USD))
+      throw new InvalidInputError('filters.thresholdUsd', `filters.thresholdUsd must be at least ${MIN_LARGE_ORDER_USD}`);
     f.direction = v.direction === undefined ? 'both' : oneOf('filters.direction', v.direction, ['buy', 'sell', 'both'] as const);
   }
   if (type === 'liquidation') {
     if (v.thresholdUsd !== undefined) {
       f.thresholdUsd = decimal('filters.thresholdUsd', v.thresholdUsd);
-      if (new Big(f.thresholdUsd).lte(0)) throw new InvalidInputError('filters.thresholdUsd', 'filters.thresholdUsd must be greater than 0');
+      if (new Big(f.thresholdUsd).lte(0))
+        throw new InvalidInputError('filters.thresholdUsd', 'filters.thresholdUsd must be greater than 0');
     }
     f.side = v.side === undefined ? 'both' : oneOf('filters.side', v.side, ['long', 'short', 'both'] as const);
   }

@@ -87,7 +87,18 @@ beforeAll(async () => {
   // Each trade is a block: the taker's fill (through the builder, if any) and the maker's.
   const blocks = TRADES.map((t, i) =>
     fillsBlock(100 + i, t.time, [
-      [t.wallet, wireFill({ coin: t.coin, tid: 1 + i, time: t.time, side: 'B', px: t.px, sz: t.sz, ...(t.builder ? { builder: t.builder, builderFee: t.builderFee! } : {}) })],
+      [
+        t.wallet,
+        wireFill({
+          coin: t.coin,
+          tid: 1 + i,
+          time: t.time,
+          side: 'B',
+          px: t.px,
+          sz: t.sz,
+          ...(t.builder ? { builder: t.builder, builderFee: t.builderFee! } : {}),
+        }),
+      ],
       [MAKER, wireFill({ coin: t.coin, tid: 1 + i, time: t.time, side: 'A', px: t.px, sz: t.sz, crossed: false })],
     ]),
   );
@@ -137,7 +148,13 @@ describe('builder aggregates from projected fills', () => {
   it('keeps all-time totals with the exact first and last fill', async () => {
     const all = routed(B);
     expect(await queries.totals(dataSource, BUILDERS[0]!)).toEqual({
-      builder: B, firstFillTime: all[0]!.time, lastFillTime: all[all.length - 1]!.time, revenue: revenue(all), volume: volume(all), fills: all.length, usageFee: feeRate(all),
+      builder: B,
+      firstFillTime: all[0]!.time,
+      lastFillTime: all[all.length - 1]!.time,
+      revenue: revenue(all),
+      volume: volume(all),
+      fills: all.length,
+      usageFee: feeRate(all),
     });
     expect(await queries.totals(dataSource, address(0xdead))).toBeNull();
   });
@@ -158,7 +175,11 @@ describe('builder aggregates from projected fills', () => {
 
   it('splits the volume by coin with distinct wallets', async () => {
     const list = routed(B, WINDOWS['30d'].from);
-    const expected = COINS.map((coin) => ({ coin, volume: volume(list.filter((t) => t.coin === coin)), wallets: users(list.filter((t) => t.coin === coin)) }))
+    const expected = COINS.map((coin) => ({
+      coin,
+      volume: volume(list.filter((t) => t.coin === coin)),
+      wallets: users(list.filter((t) => t.coin === coin)),
+    }))
       .filter((c) => c.wallets > 0)
       .sort((a, b) => new Big(b.volume).cmp(a.volume) || (a.coin < b.coin ? -1 : 1));
     expect(expected.length).toBe(4);
@@ -213,7 +234,10 @@ describe('builder aggregates from projected fills', () => {
 
   it('counts exchange volume once per trade, with or without a builder', async () => {
     const { from } = WINDOWS['24h'];
-    const expected = total(TRADES.filter((t) => t.time >= from && t.time < TO), notional);
+    const expected = total(
+      TRADES.filter((t) => t.time >= from && t.time < TO),
+      notional,
+    );
     expect(await queries.volume(dataSource, from, TO)).toBe(expected);
   });
 });

@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { epochMs, isoTime, type SqlRunner } from '#database';
 import { builderWindow, DAY_MS, HOUR_MS, PERCENTILE_GROUPS, type BuilderTimeframe } from './builder-timeframes.js';
-import type { BuilderActivityPoint, BuilderBiggestDay, BuilderCoinVolume, BuilderRow, BuilderTotals, BuilderUserVolumeGroup } from './builders.types.js';
+import type {
+  BuilderActivityPoint,
+  BuilderBiggestDay,
+  BuilderCoinVolume,
+  BuilderRow,
+  BuilderTotals,
+  BuilderUserVolumeGroup,
+} from './builders.types.js';
 
 const dec = (expression: string): string => `trim_scale(coalesce(${expression}, 0))::text`;
 const lowerBound = (from: number | null): string => (from === null ? '-infinity' : isoTime(from));
@@ -22,7 +29,9 @@ const BUCKETS = {
 export class BuildersQueries {
   /** The newest fill any projection has taken in, epoch ms (the exchange "now" of the aggregates); null before any. */
   async newestFillTime(q: SqlRunner): Promise<number | null> {
-    const rows: Array<{ t: string | null }> = await q.query(`SELECT max((position->>'lastFillTime')::bigint) AS t FROM projection_checkpoints`);
+    const rows: Array<{ t: string | null }> = await q.query(
+      `SELECT max((position->>'lastFillTime')::bigint) AS t FROM projection_checkpoints`,
+    );
     return rows[0]!.t === null ? null : Number(rows[0]!.t);
   }
 
@@ -74,13 +83,20 @@ export class BuildersQueries {
   }
 
   async totals(q: SqlRunner, builder: string): Promise<BuilderTotals | null> {
-    const rows: Array<{ builder: string; first_fill_time: string; last_fill_time: string; revenue: string; volume: string; fills: string; usage_fee: string | null }> =
-      await q.query(
-        `SELECT builder, ${epochMs('first_fill_time')} AS first_fill_time, ${epochMs('last_fill_time')} AS last_fill_time,
+    const rows: Array<{
+      builder: string;
+      first_fill_time: string;
+      last_fill_time: string;
+      revenue: string;
+      volume: string;
+      fills: string;
+      usage_fee: string | null;
+    }> = await q.query(
+      `SELECT builder, ${epochMs('first_fill_time')} AS first_fill_time, ${epochMs('last_fill_time')} AS last_fill_time,
                 ${dec('revenue')} AS revenue, ${dec('volume')} AS volume, fills, ${USAGE_FEE} AS usage_fee
          FROM builder_totals t WHERE builder = $1`,
-        [builder.toLowerCase()],
-      );
+      [builder.toLowerCase()],
+    );
     const r = rows[0];
     if (!r) return null;
     return {

@@ -125,13 +125,22 @@ export class BuildersService {
       if (now === null || totals === null) throw new NotFoundError(`Unknown builder: ${builderParam}`);
       const day = builderWindow('24h', now);
       const biggest = (await this.queries.biggestDay(q, builder))!;
-      const reached = await this.queries.revenueReached(q, builder, BUILDER_REVENUE_MILESTONES.map((m) => m.revenue));
+      const reached = await this.queries.revenueReached(
+        q,
+        builder,
+        BUILDER_REVENUE_MILESTONES.map((m) => m.revenue),
+      );
       const coins = {} as BuilderProfile['coinVolumeDistribution'];
       const users = {} as BuilderProfile['userVolumeDistribution'];
       for (const timeframe of BUILDER_TIMEFRAMES) {
         coins[timeframe] = {
           columns: ['coin', 'volume', 'numWallets', 'exchangeType'],
-          data: (await this.queries.coinVolumes(q, builder, timeframe, now)).map((c) => [c.coin, jsonNumber(c.volume), c.wallets, isSpotCoin(c.coin) ? 'Spot' : 'Perp']),
+          data: (await this.queries.coinVolumes(q, builder, timeframe, now)).map((c) => [
+            c.coin,
+            jsonNumber(c.volume),
+            c.wallets,
+            isSpotCoin(c.coin) ? 'Spot' : 'Perp',
+          ]),
         };
         // The API contract lists the groups from Rest up to Top 1%: rows in that order.
         const groups = (await this.queries.userVolumeGroups(q, builder, timeframe, now)).reverse();

@@ -117,7 +117,10 @@ export interface BuilderProfile {
   biggestDay: { revenue: number; date: string };
   revenueMilestones: BuilderRevenueMilestone[];
   analytics: Record<'24h' | '7d' | '30d' | 'all', SeriesTable<[revenue: number, users: number, timestamp: string]>>;
-  coinVolumeDistribution: Record<BuilderTimeframe, SeriesTable<[coin: string, volume: number, numWallets: number, exchangeType: 'Perp' | 'Spot']>>;
+  coinVolumeDistribution: Record<
+    BuilderTimeframe,
+    SeriesTable<[coin: string, volume: number, numWallets: number, exchangeType: 'Perp' | 'Spot']>
+  >;
   userVolumeDistribution: Record<
     BuilderTimeframe,
     SeriesTable<[numWallets: number, volume: number, minVolume: number, maxVolume: number | null, percentileGroup: PercentileGroup]>

@@ -22,7 +22,8 @@ let oldTrades: ClosedTrade[];
 let recentTrades: ClosedTrade[];
 const now = Date.now();
 
-const newestFirst = (a: ClosedTrade, b: ClosedTrade): number => b.closeTime - a.closeTime || (a.hash < b.hash ? 1 : a.hash > b.hash ? -1 : 0);
+const newestFirst = (a: ClosedTrade, b: ClosedTrade): number =>
+  b.closeTime - a.closeTime || (a.hash < b.hash ? 1 : a.hash > b.hash ? -1 : 0);
 
 /** summarizeClosedTrades' answer in the route's shape: without netPnlUsd, decimals as JSON numbers. */
 function reference(address: string, interval: ClosedTradesSummaryInterval, trades: ClosedTrade[]) {
@@ -38,7 +39,10 @@ beforeAll(async () => {
   dataSource = await new DataSource(dataSourceOptions(config.DATABASE_URL)).initialize();
   const parsed = parseUserFills(fixtureJson('info_userFills.json'), { file: 'info_userFills.json' });
   if (!parsed.ok) throw new Error(parsed.error.message);
-  const built = buildClosedTrades(OLD, [...parsed.value].sort((a, b) => a.time - b.time));
+  const built = buildClosedTrades(
+    OLD,
+    [...parsed.value].sort((a, b) => a.time - b.time),
+  );
   // Three copies a day apart, so the 50 latest are some of them.
   oldTrades = [0, 1, 2]
     .flatMap((k) => built.map((t) => ({ ...t, hash: `${k}${t.hash}`, openTime: t.openTime - k * DAY, closeTime: t.closeTime - k * DAY })))
@@ -67,7 +71,12 @@ describe('ClosedTradesSummaryService.summary', () => {
     expect(await service().summary(OLD, 'last50')).toEqual(reference(OLD, 'last50', oldTrades.slice(0, 50)));
   });
 
-  it.each([['30d', 30], ['90d', 90], ['180d', 180], ['365d', 365]] as const)('equals it over the trades closed in the last %s', async (interval, days) => {
+  it.each([
+    ['30d', 30],
+    ['90d', 90],
+    ['180d', 180],
+    ['365d', 365],
+  ] as const)('equals it over the trades closed in the last %s', async (interval, days) => {
     const since = Date.now() - days * DAY;
     const answer = await service().summary(RECENT, interval);
     const inside = recentTrades.filter((t) => t.closeTime >= since);

@@ -37,7 +37,10 @@ afterAll(async () => {
 describe('ClosedTradesService.page', () => {
   it('walks a wallet newest first, ties by hash, with an opaque cursor after the last row of each page', async () => {
     const first = await service().page({ address: A.toUpperCase().replace('0X', '0x'), limit: 2 });
-    expect(first.trades.map((t) => [t.hash, t.closeTime])).toEqual([['0xc', T], ['0xb', T]]);
+    expect(first.trades.map((t) => [t.hash, t.closeTime])).toEqual([
+      ['0xc', T],
+      ['0xb', T],
+    ]);
     expect(first.nextCursor).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
     const last = await service().page({ address: A, limit: 2, nextCursor: first.nextCursor });
     expect(last.trades.map((t) => [t.hash, t.closeTime])).toEqual([['0xa', T - 1]]);

@@ -128,18 +128,25 @@ export class ClosedTradesService {
     }
     let startTime = request.startTime === undefined ? undefined : queryTimeMs('startTime', request.startTime);
     let endTime = request.endTime === undefined ? undefined : queryTimeMs('endTime', request.endTime);
-    const cursor = request.nextCursor === undefined ? null : this.cursors.decode(WINDOW_LIST, request.nextCursor, ['number', 'string', 'number', 'number'] as const);
+    const cursor =
+      request.nextCursor === undefined
+        ? null
+        : this.cursors.decode(WINDOW_LIST, request.nextCursor, ['number', 'string', 'number', 'number'] as const);
     if (cursor) {
       const [, , cursorStart, cursorEnd] = cursor;
       if ((startTime !== undefined && startTime !== cursorStart) || (endTime !== undefined && endTime !== cursorEnd)) {
-        throw new InvalidInputError('nextCursor', 'nextCursor continues another window: send the same startTime and endTime as the first page, or none');
+        throw new InvalidInputError(
+          'nextCursor',
+          'nextCursor continues another window: send the same startTime and endTime as the first page, or none',
+        );
       }
       [startTime, endTime] = [cursorStart, cursorEnd];
     }
     endTime ??= Date.now();
     startTime ??= endTime - CLOSED_TRADES_DEFAULT_WINDOW_MS;
     if (endTime < startTime) throw new InvalidInputError('endTime', 'endTime must not be before startTime');
-    if (endTime - startTime > CLOSED_TRADES_MAX_WINDOW_MS) throw new InvalidInputError('endTime', 'endTime must be at most 30 days after startTime');
+    if (endTime - startTime > CLOSED_TRADES_MAX_WINDOW_MS)
+      throw new InvalidInputError('endTime', 'endTime must be at most 30 days after startTime');
 
     const page = await this.queries.listByAddress(this.dataSource, {
       address: request.address,

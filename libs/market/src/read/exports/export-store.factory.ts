@@ -8,7 +8,9 @@ import { S3ExportStore } from './s3.export-store.js';
 export function exportStoreFor(config: AppConfig): ExportStore {
   if (config.EXPORT_STORE === 'local') return new LocalDiskExportStore(config.EXPORT_DIR, new ExportLinkSigner(config.JWT_SECRET));
   const credentials =
-    config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } : undefined;
+    config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
+      ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
+      : undefined;
   return new S3ExportStore({
     bucket: config.S3_BUCKET!,
     region: config.S3_REGION,

@@ -24,6 +24,8 @@ export const EXPORT_KEY = /^[a-z0-9-]+\/[A-Za-z0-9_%-]+\/[0-9]+\.(json|csv)$/;
  * A coin as one segment of a key: percent-encoded, dots and all, so no market name (`xyz:TSLA`, or one
  * with a quote or a slash) can make a path of its own or leave the store's folder.
  */
-export const coinKey = (coin: string): string => encodeURIComponent(coin).replace(/[.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+export const coinKey = (coin: string): string =>
+  encodeURIComponent(coin).replace(/[.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-export const exportContentType = (key: string): string => (key.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
+export const exportContentType = (key: string): string =>
+  key.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';

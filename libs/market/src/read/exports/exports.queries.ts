@@ -32,13 +32,16 @@ export interface SizeBucketRow {
   value_near_liquidation: string;
 }
 
-const EQUITY_COLUMNS = 'created_at, total_wallets_equity, perp_wallets_equity, spot_wallets_equity, staking_wallets_equity, vault_wallets_equity';
+const EQUITY_COLUMNS =
+  'created_at, total_wallets_equity, perp_wallets_equity, spot_wallets_equity, staking_wallets_equity, vault_wallets_equity';
 
 /** What the export files are built from; run in one repeatable-read transaction, so a file is one state update's. */
 @Injectable()
 export class ExportsQueries {
   async latestUpdate(q: SqlRunner): Promise<LatestUpdate | null> {
-    const rows: Array<{ height: string; state_time: Date }> = await q.query(`SELECT height, state_time FROM state_updates ORDER BY height DESC LIMIT 1`);
+    const rows: Array<{ height: string; state_time: Date }> = await q.query(
+      `SELECT height, state_time FROM state_updates ORDER BY height DESC LIMIT 1`,
+    );
     return rows.length ? { height: Number(rows[0]!.height), stateTime: rows[0]!.state_time.toISOString() } : null;
   }
 
@@ -77,7 +80,9 @@ export class ExportsQueries {
 
   /** The update's row, the all-time high of total equity (earliest on a tie) and the newest row at or before `dayBefore`. */
   async equityRows(q: SqlRunner, dayBefore: string): Promise<{ ath: EquityRow | null; dayAgo: EquityRow | null; history: EquityRow[] }> {
-    const [ath]: EquityRow[] = await q.query(`SELECT ${EQUITY_COLUMNS} FROM wallets_equity_history ORDER BY total_wallets_equity DESC, created_at LIMIT 1`);
+    const [ath]: EquityRow[] = await q.query(
+      `SELECT ${EQUITY_COLUMNS} FROM wallets_equity_history ORDER BY total_wallets_equity DESC, created_at LIMIT 1`,
+    );
     const [dayAgo]: EquityRow[] = await q.query(
       `SELECT ${EQUITY_COLUMNS} FROM wallets_equity_history WHERE created_at <= $1 ORDER BY created_at DESC LIMIT 1`,
       [dayBefore],

@@ -18,9 +18,28 @@ const EQUITY_COLUMNS = ['totalWalletsEquity', 'perpWalletsEquity', 'spotWalletsE
 
 /** The open-positions CSV's columns: the API contract's Open position record, in its order. */
 export const OPEN_POSITION_CSV_COLUMNS = [
-  'id', 'address', 'coin', 'side', 'dex', 'size', 'value', 'entryPrice', 'unrealizedPnl', 'funding', 'liquidationPrice',
-  'liquidationProgress', 'crossLeverage', 'isolatedLeverage', 'openTime', 'profile_totalEquity', 'profile_perpEquity',
-  'profile_countOpenPositions', 'profile_pnl', 'profile_balance', 'profile_perpPnlSegmentId', 'profile_sizeSegmentId',
+  'id',
+  'address',
+  'coin',
+  'side',
+  'dex',
+  'size',
+  'value',
+  'entryPrice',
+  'unrealizedPnl',
+  'funding',
+  'liquidationPrice',
+  'liquidationProgress',
+  'crossLeverage',
+  'isolatedLeverage',
+  'openTime',
+  'profile_totalEquity',
+  'profile_perpEquity',
+  'profile_countOpenPositions',
+  'profile_pnl',
+  'profile_balance',
+  'profile_perpPnlSegmentId',
+  'profile_sizeSegmentId',
 ] as const;
 
 /**
@@ -40,26 +59,35 @@ export class ExportsService {
   /** `{coin, heatmap: [bins]}`: the coin's open positions by liquidation price, in equal bins from 0. */
   async liquidationHeatmap(coin: string): Promise<SignedLink> {
     const known = await this.coins.resolve(coin);
-    return this.exported((height) => `liquidation-heatmap/${coinKey(known)}/${height}.json`, async (q) => {
-      const highest = await this.queries.highestLiquidationPrice(q, known);
-      if (highest === null) return json({ coin: known, heatmap: [] });
-      const width = heatmapBinWidth(highest);
-      return json({ coin: known, heatmap: heatmapBins(known, width, highest, await this.queries.liquidationBins(q, known, width)) });
-    });
+    return this.exported(
+      (height) => `liquidation-heatmap/${coinKey(known)}/${height}.json`,
+      async (q) => {
+        const highest = await this.queries.highestLiquidationPrice(q, known);
+        if (highest === null) return json({ coin: known, heatmap: [] });
+        const width = heatmapBinWidth(highest);
+        return json({ coin: known, heatmap: heatmapBins(known, width, highest, await this.queries.liquidationBins(q, known, width)) });
+      },
+    );
   }
 
   /** `{athData, data24HoursAgo, history}` of the summed wallet equity, one row per state update, newest first. */
   async walletsEquityChart(): Promise<SignedLink> {
-    return this.exported((height) => `wallets-equity/all/${height}.json`, async (q, update) => {
-      const { ath, dayAgo, history } = await this.queries.equityRows(q, new Date(Date.parse(update.stateTime) - DAY_MS).toISOString());
-      // With less than a day of history, "24 hours ago" is the oldest row there is.
-      const day = dayAgo ?? history.at(-1) ?? null;
-      return json({
-        athData: { columns: EQUITY_COLUMNS, data: ath ? equityValues(ath) : [] },
-        data24HoursAgo: { columns: EQUITY_COLUMNS, data: day ? equityValues(day) : [] },
-        history: { columns: ['timestamp', ...EQUITY_COLUMNS], data: history.map((r) => [r.created_at.toISOString(), ...equityValues(r)]) },
-      });
-    });
+    return this.exported(
+      (height) => `wallets-equity/all/${height}.json`,
+      async (q, update) => {
+        const { ath, dayAgo, history } = await this.queries.equityRows(q, new Date(Date.parse(update.stateTime) - DAY_MS).toISOString());
+        // With less than a day of history, "24 hours ago" is the oldest row there is.
+        const day = dayAgo ?? history.at(-1) ?? null;
+        return json({
+          athData: { columns: EQUITY_COLUMNS, data: ath ? equityValues(ath) : [] },
+          data24HoursAgo: { columns: EQUITY_COLUMNS, data: day ? equityValues(day) : [] },
+          history: {
+            columns: ['timestamp', ...EQUITY_COLUMNS],
+            data: history.map((r) => [r.created_at.toISOString(), ...equityValues(r)]),
+          },
+        });
+      },
+    );
   }
 
   /**
@@ -69,35 +97,53 @@ export class ExportsService {
    */
   async positionBreakdownBySize(coin: string): Promise<SignedLink> {
     const known = await this.coins.resolve(coin);
-    return this.exported((height) => `position-breakdown/${coinKey(known)}/${height}.json`, async (q, update) => {
-      const pastTime = await this.queries.updateTimeAtOrBefore(q, new Date(Date.parse(update.stateTime) - DAY_MS).toISOString());
-      const [now, past] = [await this.queries.sizeBuckets(q, known, update.stateTime), await this.queries.sizeBuckets(q, known, pastTime)];
-      return json({ coin: known, createdAt: update.stateTime, breakdownBySize: positionBreakdown(now, past) });
-    });
+    return this.exported(
+      (height) => `position-breakdown/${coinKey(known)}/${height}.json`,
+      async (q, update) => {
+        const pastTime = await this.queries.updateTimeAtOrBefore(q, new Date(Date.parse(update.stateTime) - DAY_MS).toISOString());
+        const [now, past] = [
+          await this.queries.sizeBuckets(q, known, update.stateTime),
+          await this.queries.sizeBuckets(q, known, pastTime),
+        ];
+        return json({ coin: known, createdAt: update.stateTime, breakdownBySize: positionBreakdown(now, past) });
+      },
+    );
   }
 
   /** Every open position of the coin as CSV rows (exact decimals), streamed from Postgres to the file. */
   async openPositionsCsv(coin: string): Promise<SignedLink> {
     const known = await this.coins.resolve(coin);
-    return this.exported((height) => `open-positions/${coinKey(known)}/${height}.csv`, async (q) => {
-      const csv = new PassThrough();
-      // A failure anywhere destroys `csv` with it, so the store's write fails and keeps no partial file.
-      pipeline(await this.queries.openPositionsStream(q, known), stringify({ header: true, columns: [...OPEN_POSITION_CSV_COLUMNS] }), csv).catch(() => undefined);
-      return csv;
-    });
+    return this.exported(
+      (height) => `open-positions/${coinKey(known)}/${height}.csv`,
+      async (q) => {
+        const csv = new PassThrough();
+        // A failure anywhere destroys `csv` with it, so the store's write fails and keeps no partial file.
+        pipeline(
+          await this.queries.openPositionsStream(q, known),
+          stringify({ header: true, columns: [...OPEN_POSITION_CSV_COLUMNS] }),
+          csv,
+        ).catch(() => undefined);
+        return csv;
+      },
+    );
   }
 
   /** The file behind a signed link of the local store (ForbiddenError when expired or altered). */
   async open(key: string, expires: string, signature: string): Promise<ExportFile> {
     // With an object store the links point at the store itself: the api serves no files.
-    if (!(this.store instanceof LocalDiskExportStore)) throw new NotFoundError('Export files are served by the export store, not by this api');
+    if (!(this.store instanceof LocalDiskExportStore))
+      throw new NotFoundError('Export files are served by the export store, not by this api');
     return this.store.open(key, expires, signature);
   }
 
-  private async exported(keyFor: (height: number) => string, build: (q: SqlRunner, update: LatestUpdate) => Promise<Readable>): Promise<SignedLink> {
+  private async exported(
+    keyFor: (height: number) => string,
+    build: (q: SqlRunner, update: LatestUpdate) => Promise<Readable>,
+  ): Promise<SignedLink> {
     return this.dataSource.transaction('REPEATABLE READ', async (q) => {
       const update = await this.queries.latestUpdate(q);
-      if (update === null) throw new NotFoundError('No exchange state has been processed yet: exports exist from the first state update on');
+      if (update === null)
+        throw new NotFoundError('No exchange state has been processed yet: exports exist from the first state update on');
       const key = keyFor(update.height);
       // The stream is written while the transaction (and its snapshot) is still open.
       if (!(await this.store.has(key))) await this.store.write(key, await build(q, update));
@@ -111,6 +157,11 @@ function json(value: unknown): Readable {
 }
 
 function equityValues(r: EquityRow): Array<number | null> {
-  return [jsonNumber(r.total_wallets_equity), jsonNumber(r.perp_wallets_equity), jsonNumber(r.spot_wallets_equity), jsonNumber(r.staking_wallets_equity), jsonNumberOrNull(r.vault_wallets_equity)];
+  return [
+    jsonNumber(r.total_wallets_equity),
+    jsonNumber(r.perp_wallets_equity),
+    jsonNumber(r.spot_wallets_equity),
+    jsonNumber(r.staking_wallets_equity),
+    jsonNumberOrNull(r.vault_wallets_equity),
+  ];
 }
-

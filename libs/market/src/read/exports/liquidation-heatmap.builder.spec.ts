@@ -25,10 +25,42 @@ describe('heatmapBins', () => {
       { bin: 3, liquidation_value: '10', positions_count: 1, most_impacted_segment: 16 },
     ]);
     expect(bins).toEqual([
-      { coin: 'BTC', priceBinIndex: 0, priceBinStart: 0, priceBinEnd: 2.5, liquidationValue: 0, positionsCount: 0, mostImpactedSegment: null },
-      { coin: 'BTC', priceBinIndex: 1, priceBinStart: 2.5, priceBinEnd: 5, liquidationValue: 1200.5, positionsCount: 2, mostImpactedSegment: 4 },
-      { coin: 'BTC', priceBinIndex: 2, priceBinStart: 5, priceBinEnd: 7.5, liquidationValue: 0, positionsCount: 0, mostImpactedSegment: null },
-      { coin: 'BTC', priceBinIndex: 3, priceBinStart: 7.5, priceBinEnd: 10, liquidationValue: 10, positionsCount: 1, mostImpactedSegment: 16 },
+      {
+        coin: 'BTC',
+        priceBinIndex: 0,
+        priceBinStart: 0,
+        priceBinEnd: 2.5,
+        liquidationValue: 0,
+        positionsCount: 0,
+        mostImpactedSegment: null,
+      },
+      {
+        coin: 'BTC',
+        priceBinIndex: 1,
+        priceBinStart: 2.5,
+        priceBinEnd: 5,
+        liquidationValue: 1200.5,
+        positionsCount: 2,
+        mostImpactedSegment: 4,
+      },
+      {
+        coin: 'BTC',
+        priceBinIndex: 2,
+        priceBinStart: 5,
+        priceBinEnd: 7.5,
+        liquidationValue: 0,
+        positionsCount: 0,
+        mostImpactedSegment: null,
+      },
+      {
+        coin: 'BTC',
+        priceBinIndex: 3,
+        priceBinStart: 7.5,
+        priceBinEnd: 10,
+        liquidationValue: 10,
+        positionsCount: 1,
+        mostImpactedSegment: 16,
+      },
     ]);
   });
 });

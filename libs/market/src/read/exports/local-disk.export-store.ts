@@ -31,7 +31,10 @@ export class LocalDiskExportStore extends ExportStore {
   }
 
   async has(key: string): Promise<boolean> {
-    return stat(this.path(key)).then(() => true, () => false);
+    return stat(this.path(key)).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** Writes the file from `content` unless another request wrote it first (the same key is the same content). */

@@ -44,7 +44,10 @@ export class S3ExportStore extends ExportStore {
 
   async write(key: string, content: Readable): Promise<void> {
     // An upload that fails leaves no object: the store publishes a multipart upload only when it completes.
-    await new Upload({ client: this.client, params: { Bucket: this.options.bucket, Key: this.checked(key), Body: content, ContentType: exportContentType(key) } }).done();
+    await new Upload({
+      client: this.client,
+      params: { Bucket: this.options.bucket, Key: this.checked(key), Body: content, ContentType: exportContentType(key) },
+    }).done();
   }
 
   async link(key: string, nowMs = Date.now()): Promise<SignedLink> {

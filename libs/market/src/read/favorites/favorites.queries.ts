@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { epochMs, type SqlRunner } from '#database';
-import { toWalletProfileRecord, WALLET_PROFILE_COLUMNS, type WalletProfileRecord, type WalletProfileRow } from '../wallets/wallets.queries.js';
+import {
+  toWalletProfileRecord,
+  WALLET_PROFILE_COLUMNS,
+  type WalletProfileRecord,
+  type WalletProfileRow,
+} from '../wallets/wallets.queries.js';
 
 /** A consumer's favourite: when it was added (epoch ms) and the wallet as it is now. */
 export interface FavoriteRecord {
@@ -36,7 +41,10 @@ export class FavoritesQueries {
   }
 
   async isFavorite(q: SqlRunner, consumerId: number, address: string): Promise<boolean> {
-    const rows: unknown[] = await q.query(`SELECT 1 FROM consumer_favorites WHERE consumer_id = $1 AND address = $2`, [consumerId, address]);
+    const rows: unknown[] = await q.query(`SELECT 1 FROM consumer_favorites WHERE consumer_id = $1 AND address = $2`, [
+      consumerId,
+      address,
+    ]);
     return rows.length > 0;
   }
 
@@ -46,7 +54,9 @@ export class FavoritesQueries {
   }
 
   async count(q: SqlRunner, consumerId: number): Promise<number> {
-    const [{ n }]: Array<{ n: number }> = await q.query(`SELECT count(*)::int AS n FROM consumer_favorites WHERE consumer_id = $1`, [consumerId]);
+    const [{ n }]: Array<{ n: number }> = await q.query(`SELECT count(*)::int AS n FROM consumer_favorites WHERE consumer_id = $1`, [
+      consumerId,
+    ]);
     return n;
   }
 

@@ -19,7 +19,11 @@ export interface Favorite {
   wallet: WalletProfile;
 }
 
-const favorite = (r: FavoriteRecord): Favorite => ({ address: r.wallet.address, createdAt: isoTime(r.createdAt), wallet: walletProfile(r.wallet) });
+const favorite = (r: FavoriteRecord): Favorite => ({
+  address: r.wallet.address,
+  createdAt: isoTime(r.createdAt),
+  wallet: walletProfile(r.wallet),
+});
 
 /** A 0x address of 40 hex digits in lower case (as stored); anything else is an InvalidInputError naming `address`. */
 function walletAddress(address: string): string {

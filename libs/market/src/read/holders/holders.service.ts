@@ -6,7 +6,15 @@ import { InvalidInputError } from '#errors';
 import { walletProfile } from '../wallets/wallet-profile.js';
 import { jsonNumber } from '../json-number.js';
 import { HoldersQueries } from './holders.queries.js';
-import { HOLDER_FIELDS, type HolderEntry, type HolderField, type HolderHistoryRecord, type HolderHistoryEntry, type HoldersPage, type HoldersRequest } from './holders.types.js';
+import {
+  HOLDER_FIELDS,
+  type HolderEntry,
+  type HolderField,
+  type HolderHistoryRecord,
+  type HolderHistoryEntry,
+  type HoldersPage,
+  type HoldersRequest,
+} from './holders.types.js';
 
 export const HOLDERS_DEFAULT_LIMIT = 500;
 export const HOLDERS_MAX_LIMIT = 500;
@@ -38,7 +46,8 @@ export class HoldersService {
     const rankBy = oneOf(request.rankBy ?? 'totalAmount', 'rankBy', HOLDER_FIELDS) as HolderField;
     const limit = request.limit ?? HOLDERS_DEFAULT_LIMIT;
     const offset = request.offset ?? 0;
-    if (!Number.isInteger(limit) || limit < 1 || limit > HOLDERS_MAX_LIMIT) throw new InvalidInputError('limit', `limit must be an integer from 1 to ${HOLDERS_MAX_LIMIT}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > HOLDERS_MAX_LIMIT)
+      throw new InvalidInputError('limit', `limit must be an integer from 1 to ${HOLDERS_MAX_LIMIT}`);
     if (!Number.isInteger(offset) || offset < 0 || offset > HOLDERS_MAX_OFFSET) {
       throw new InvalidInputError('offset', `offset must be an integer from 0 to ${HOLDERS_MAX_OFFSET}`);
     }
@@ -52,23 +61,21 @@ export class HoldersService {
       circulatingSupply: this.config.HYPE_CIRCULATING_SUPPLY,
     });
     return {
-      items: page.rows.map(
-        (r): HolderEntry => ({
-          address: r.address,
-          spotAmount: jsonNumber(r.spotAmount),
-          spotAmountUsd: jsonNumber(r.spotAmountUsd),
-          stakedAmount: jsonNumber(r.stakedAmount),
-          stakedAmountUsd: jsonNumber(r.stakedAmountUsd),
-          totalAmount: jsonNumber(r.totalAmount),
-          totalAmountUsd: jsonNumber(r.totalAmountUsd),
-          earliestActivityAt: isoTime(r.wallet.earliestActivityAt),
-          accountValue: jsonNumber(r.wallet.perpEquity),
-          rank: r.rank,
-          percentOfCirculatingSupply: jsonNumber(r.percentOfSupply),
-          wallet: { ...walletProfile(r.wallet), mid: null, tidewatchId: null },
-          history: { '24h': historyEntry(r.address, r.history24h), '7d': historyEntry(r.address, r.history7d) },
-        }),
-      ),
+      items: page.rows.map((r): HolderEntry => ({
+        address: r.address,
+        spotAmount: jsonNumber(r.spotAmount),
+        spotAmountUsd: jsonNumber(r.spotAmountUsd),
+        stakedAmount: jsonNumber(r.stakedAmount),
+        stakedAmountUsd: jsonNumber(r.stakedAmountUsd),
+        totalAmount: jsonNumber(r.totalAmount),
+        totalAmountUsd: jsonNumber(r.totalAmountUsd),
+        earliestActivityAt: isoTime(r.wallet.earliestActivityAt),
+        accountValue: jsonNumber(r.wallet.perpEquity),
+        rank: r.rank,
+        percentOfCirculatingSupply: jsonNumber(r.percentOfSupply),
+        wallet: { ...walletProfile(r.wallet), mid: null, tidewatchId: null },
+        history: { '24h': historyEntry(r.address, r.history24h), '7d': historyEntry(r.address, r.history7d) },
+      })),
       totalCount: page.totalCount,
     };
   }

@@ -3,7 +3,12 @@ import { epochMs, type SqlRunner } from '#database';
 import type { PnlField, PnlLeaderboardRecords } from './leaderboards.types.js';
 
 /** The column of the `pnl` set below holding each leaderboard figure (a fixed list: never user text in SQL). */
-const PNL_COLUMN: Readonly<Record<PnlField, string>> = { pnlDay: 'pnl_day', pnlWeek: 'pnl_week', pnlMonth: 'pnl_month', pnlAllTime: 'pnl_all_time' };
+const PNL_COLUMN: Readonly<Record<PnlField, string>> = {
+  pnlDay: 'pnl_day',
+  pnlWeek: 'pnl_week',
+  pnlMonth: 'pnl_month',
+  pnlAllTime: 'pnl_all_time',
+};
 
 export interface PnlLeaderboardQuery {
   orderBy: PnlField;

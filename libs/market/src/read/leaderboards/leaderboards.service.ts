@@ -60,7 +60,8 @@ export class LeaderboardsService {
 }
 
 function required(value: string | undefined, field: string, allowed: readonly string[]): string {
-  if (value === undefined || !allowed.includes(value)) throw new InvalidInputError(field, `${field} must be one of the following values: ${allowed.join(', ')}`);
+  if (value === undefined || !allowed.includes(value))
+    throw new InvalidInputError(field, `${field} must be one of the following values: ${allowed.join(', ')}`);
   return value;
 }
 

@@ -46,7 +46,15 @@ export class LiquidationFillsService {
    * InvalidInputError naming the field; an unknown coin a NotFoundError; a cursor this list did not issue
    * an InvalidCursorError.
    */
-  async page({ limit = LIQUIDATION_FILLS_DEFAULT_LIMIT, coin, address, side, start, end, nextCursor }: LiquidationFillsRequest): Promise<JsonText> {
+  async page({
+    limit = LIQUIDATION_FILLS_DEFAULT_LIMIT,
+    coin,
+    address,
+    side,
+    start,
+    end,
+    nextCursor,
+  }: LiquidationFillsRequest): Promise<JsonText> {
     if (!Number.isInteger(limit) || limit < 1 || limit > LIQUIDATION_FILLS_MAX_LIMIT) {
       throw new InvalidInputError('limit', `limit must be an integer from 1 to ${LIQUIDATION_FILLS_MAX_LIMIT}`);
     }
@@ -87,5 +95,13 @@ function addUtcMonths(ms: number, months: number): number {
   const year = at.getUTCFullYear();
   const month = at.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return Date.UTC(year, month, Math.min(at.getUTCDate(), lastDay), at.getUTCHours(), at.getUTCMinutes(), at.getUTCSeconds(), at.getUTCMilliseconds());
+  return Date.UTC(
+    year,
+    month,
+    Math.min(at.getUTCDate(), lastDay),
+    at.getUTCHours(),
+    at.getUTCMinutes(),
+    at.getUTCSeconds(),
+    at.getUTCMilliseconds(),
+  );
 }

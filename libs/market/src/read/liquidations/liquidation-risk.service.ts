@@ -32,7 +32,10 @@ export class LiquidationRiskService {
    * more (NEAR_LIQUIDATION_PROGRESS, summed by the state writer). A position without a liquidation price
    * has no progress and is never at risk.
    */
-  async page(segmentId: number, { offset = 0, limit = LIQUIDATION_RISK_DEFAULT_LIMIT }: LiquidationRiskRequest = {}): Promise<LiquidationRiskPage> {
+  async page(
+    segmentId: number,
+    { offset = 0, limit = LIQUIDATION_RISK_DEFAULT_LIMIT }: LiquidationRiskRequest = {},
+  ): Promise<LiquidationRiskPage> {
     const segment = SEGMENTS.find((s) => s.id === segmentId);
     if (segment === undefined) throw new NotFoundError(`Unknown segmentId: ${segmentId} (cohorts are 1 to 16)`);
     if (!Number.isInteger(offset) || offset < 0) throw new InvalidInputError('offset', 'offset must be an integer of 0 or more');

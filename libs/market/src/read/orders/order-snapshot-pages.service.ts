@@ -99,7 +99,10 @@ export class OrderSnapshotPagesService {
     const filters = this.checkFilters(request);
     const cursor = this.decodeCursor(request.nextCursor);
     if (cursor && cursor.snapshotMs !== snapshotMs) {
-      throw new InvalidInputError('nextCursor', `nextCursor continues the snapshot of ${isoTime(cursor.snapshotMs)}, not this one; start again without it`);
+      throw new InvalidInputError(
+        'nextCursor',
+        `nextCursor continues the snapshot of ${isoTime(cursor.snapshotMs)}, not this one; start again without it`,
+      );
     }
     return this.read(snapshotMs, filters, request, cursor);
   }
@@ -132,11 +135,19 @@ export class OrderSnapshotPagesService {
     const coin = request.coin === undefined ? undefined : await this.coins.resolve(request.coin);
     const filters = { coin, address: request.address?.toLowerCase(), oid: request.oid, orderType: request.orderType, ...times };
     const limit = request.limit ?? ORDER_SNAPSHOTS_DEFAULT_LIMIT;
-    const page = await this.queries.openAt(this.dataSource, snapshotMs, filters, limit, cursor && { address: cursor.address, oid: cursor.oid });
+    const page = await this.queries.openAt(
+      this.dataSource,
+      snapshotMs,
+      filters,
+      limit,
+      cursor && { address: cursor.address, oid: cursor.oid },
+    );
     if (page === null) {
       // On the grid and within 30 days, but not taken (before the first block read, or a feed gap), or
       // (a /latest cursor's snapshot) dropped by retention since.
-      throw new NotFoundError(cursor ? `The snapshot of ${isoTime(snapshotMs)} is no longer kept` : `No order snapshot was taken at ${isoTime(snapshotMs)}`);
+      throw new NotFoundError(
+        cursor ? `The snapshot of ${isoTime(snapshotMs)} is no longer kept` : `No order snapshot was taken at ${isoTime(snapshotMs)}`,
+      );
     }
     return {
       orders: page.orders.map(toJson),

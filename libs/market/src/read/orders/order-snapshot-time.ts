@@ -13,9 +13,13 @@ const FIELD = 'snapshotTime';
 export function snapshotTimeMs(value: string, nowMs: number): number {
   const ms = queryTimeMs(FIELD, value);
   if (ms % SNAPSHOT_INTERVAL_MS !== 0) {
-    throw new InvalidInputError(FIELD, `${FIELD} must lie on a 5-minute boundary (minutes a multiple of 5, no seconds), e.g. 2026-01-01T10:05:00.000Z`);
+    throw new InvalidInputError(
+      FIELD,
+      `${FIELD} must lie on a 5-minute boundary (minutes a multiple of 5, no seconds), e.g. 2026-01-01T10:05:00.000Z`,
+    );
   }
   if (ms > nowMs) throw new InvalidInputError(FIELD, `${FIELD} must not be in the future`);
-  if (ms < nowMs - SNAPSHOT_RETENTION_MS) throw new InvalidInputError(FIELD, `${FIELD} must be within the last 30 days (snapshots are kept 30 days)`);
+  if (ms < nowMs - SNAPSHOT_RETENTION_MS)
+    throw new InvalidInputError(FIELD, `${FIELD} must be within the last 30 days (snapshots are kept 30 days)`);
   return ms;
 }

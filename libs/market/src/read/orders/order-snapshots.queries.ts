@@ -3,8 +3,26 @@ import { keysetPage, ListQuery, type SqlRunner } from '#database';
 import type { OpenOrderCursor, OpenOrderFilters, OpenOrderRecord, OpenOrdersPage, OrderSnapshot } from '../../orders/open-order.types.js';
 
 const COLUMNS = [
-  'address', 'oid', 'coin', 'side', 'limit_px', 'sz', 'orig_sz', 'timestamp', 'trigger_condition', 'is_trigger', 'trigger_px',
-  'children', 'is_position_tpsl', 'reduce_only', 'order_type', 'tif', 'cloid', 'builder', 'builder_fee', 'height',
+  'address',
+  'oid',
+  'coin',
+  'side',
+  'limit_px',
+  'sz',
+  'orig_sz',
+  'timestamp',
+  'trigger_condition',
+  'is_trigger',
+  'trigger_px',
+  'children',
+  'is_position_tpsl',
+  'reduce_only',
+  'order_type',
+  'tif',
+  'cloid',
+  'builder',
+  'builder_fee',
+  'height',
 ].join(', ');
 
 interface SnapshotRow {
@@ -38,7 +56,11 @@ interface IntervalRow {
 
 const iso = (at: string | number): string => new Date(at).toISOString();
 
-const toSnapshot = (r: SnapshotRow): OrderSnapshot => ({ snapshotTs: r.snapshot_ts.toISOString(), height: Number(r.height), orderCount: r.order_count });
+const toSnapshot = (r: SnapshotRow): OrderSnapshot => ({
+  snapshotTs: r.snapshot_ts.toISOString(),
+  height: Number(r.height),
+  orderCount: r.order_count,
+});
 
 function toRecord(r: IntervalRow, snapshotTs: string): OpenOrderRecord {
   return {
@@ -73,7 +95,9 @@ function toRecord(r: IntervalRow, snapshotTs: string): OpenOrderRecord {
 @Injectable()
 export class OrderSnapshotsQueries {
   async latestSnapshot(q: SqlRunner): Promise<OrderSnapshot | null> {
-    const rows: SnapshotRow[] = await q.query(`SELECT snapshot_ts, height, order_count FROM open_order_snapshots ORDER BY snapshot_ts DESC LIMIT 1`);
+    const rows: SnapshotRow[] = await q.query(
+      `SELECT snapshot_ts, height, order_count FROM open_order_snapshots ORDER BY snapshot_ts DESC LIMIT 1`,
+    );
     return rows.length ? toSnapshot(rows[0]!) : null;
   }
 
@@ -81,10 +105,19 @@ export class OrderSnapshotsQueries {
    * One page of the orders open at snapshot `snapshotTs`, by (address, oid), or null when no snapshot was
    * taken then (off the grid, not reached yet, or expired). Filters combine with AND.
    */
-  async openAt(q: SqlRunner, snapshotTs: string | number, filters: OpenOrderFilters, limit: number, cursor: OpenOrderCursor | null): Promise<OpenOrdersPage | null> {
+  async openAt(
+    q: SqlRunner,
+    snapshotTs: string | number,
+    filters: OpenOrderFilters,
+    limit: number,
+    cursor: OpenOrderCursor | null,
+  ): Promise<OpenOrdersPage | null> {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
     const at = iso(snapshotTs);
-    const snapshots: SnapshotRow[] = await q.query(`SELECT snapshot_ts, height, order_count FROM open_order_snapshots WHERE snapshot_ts = $1`, [at]);
+    const snapshots: SnapshotRow[] = await q.query(
+      `SELECT snapshot_ts, height, order_count FROM open_order_snapshots WHERE snapshot_ts = $1`,
+      [at],
+    );
     if (snapshots.length === 0) return null;
 
     // A version is open at the snapshot when valid_from <= at < valid_to (null valid_to: still open).

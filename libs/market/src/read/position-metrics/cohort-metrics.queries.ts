@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { epochMs, isoTime, jsonDecimal, jsonIsoTime, type JsonKeysetPage, jsonKeysetPage, JsonText, ListQuery, type SqlRunner } from '#database';
+import {
+  epochMs,
+  isoTime,
+  jsonDecimal,
+  jsonIsoTime,
+  type JsonKeysetPage,
+  jsonKeysetPage,
+  JsonText,
+  ListQuery,
+  type SqlRunner,
+} from '#database';
 import type { PositionRecencyTimeframe } from './position-metrics.types.js';
 
 export interface CohortSnapshotsQuery {
@@ -79,7 +89,12 @@ export class CohortMetricsQueries {
    * stored rows are read first, one probe of (coin, timeframe, created_at) per sampled update for all its
    * cohorts (joined with the cohort list at once, the planner hashed the coin's whole history).
    */
-  async sampledEvery12Hours(q: SqlRunner, coin: string, timeframe: PositionRecencyTimeframe, segmentIds: readonly number[]): Promise<Map<number, JsonText>> {
+  async sampledEvery12Hours(
+    q: SqlRunner,
+    coin: string,
+    timeframe: PositionRecencyTimeframe,
+    segmentIds: readonly number[],
+  ): Promise<Map<number, JsonText>> {
     const rows: Array<{ segment_id: number; data: string }> = await q.query(
       `WITH bounds AS (SELECT max(state_time) AS latest, min(state_time) AS first FROM state_updates),
        picked AS (

@@ -5,7 +5,13 @@ import { NotFoundError } from '#errors';
 import { SEGMENTS } from '../../segments/segments.js';
 import { CoinsService } from '../coins/coins.service.js';
 import { CohortMetricsQueries } from './cohort-metrics.queries.js';
-import { COIN_SERIES_COLUMNS, type CohortMetricsPageRequest, POSITION_METRICS_MAX_LIMIT, type PositionRecencyTimeframe, timeBounds } from './position-metrics.types.js';
+import {
+  COIN_SERIES_COLUMNS,
+  type CohortMetricsPageRequest,
+  POSITION_METRICS_MAX_LIMIT,
+  type PositionRecencyTimeframe,
+  timeBounds,
+} from './position-metrics.types.js';
 
 /** The cursor's list name: a cursor of another list is refused. */
 const LIST = 'position-metrics-cohort';
@@ -57,7 +63,9 @@ export class CohortMetricsService {
   async coinSeries(coin: string, timeframe: PositionRecencyTimeframe = 'all'): Promise<JsonText> {
     const canonical = await this.coins.resolve(coin);
     const series = await this.queries.sampledEvery12Hours(this.dataSource, canonical, timeframe, SEGMENT_IDS);
-    const data = SEGMENTS.map((segment) => JsonText.object({ segment, metrics: JsonText.object({ columns: COIN_SERIES_COLUMNS, data: series.get(segment.id) ?? EMPTY }) }));
+    const data = SEGMENTS.map((segment) =>
+      JsonText.object({ segment, metrics: JsonText.object({ columns: COIN_SERIES_COLUMNS, data: series.get(segment.id) ?? EMPTY }) }),
+    );
     return JsonText.object({ coin: canonical, data: JsonText.array(data) });
   }
 }

@@ -25,7 +25,12 @@ export class MarketMetricsService {
   async page(request: MarketMetricsPageRequest, now = Date.now()): Promise<JsonText> {
     const { start, end } = timeBounds(request.start, request.end);
     const after = request.nextCursor == null ? null : this.cursors.decode(LIST, request.nextCursor, ['number'] as const)[0];
-    const page = await this.queries.page(this.dataSource, { start, end: end ?? now, limit: request.limit ?? POSITION_METRICS_MAX_LIMIT, after });
+    const page = await this.queries.page(this.dataSource, {
+      start,
+      end: end ?? now,
+      limit: request.limit ?? POSITION_METRICS_MAX_LIMIT,
+      after,
+    });
     return JsonText.object({ metrics: page.json, nextCursor: page.next && this.cursors.encode(LIST, page.next) });
   }
 }

@@ -44,7 +44,14 @@ export interface CohortMetricsPage {
   nextCursor: string | null;
 }
 
-export const COIN_SERIES_COLUMNS = ['positionCount', 'positionCountLong', 'totalPositionValue', 'totalPositionValueLong', 'bias', 'timestamp'] as const;
+export const COIN_SERIES_COLUMNS = [
+  'positionCount',
+  'positionCountLong',
+  'totalPositionValue',
+  'totalPositionValueLong',
+  'bias',
+  'timestamp',
+] as const;
 
 /** One row in COIN_SERIES_COLUMNS order: four numbers, the long share by value (null when no value), ISO time. */
 export type CoinSeriesRow = [number, number, number, number, number | null, string];
@@ -84,7 +91,11 @@ export interface MarketMetricsPage {
 
 /** Inclusive [start, end] bounds, epoch ms (undefined: unbounded); `end` before `start` is a 400 on `end`. */
 export function timeBounds(start: string | undefined, end: string | undefined): { start?: number; end?: number } {
-  const bounds = { start: start === undefined ? undefined : queryTimeMs('start', start), end: end === undefined ? undefined : queryTimeMs('end', end) };
-  if (bounds.start !== undefined && bounds.end !== undefined && bounds.end < bounds.start) throw new InvalidInputError('end', 'end must not be before start');
+  const bounds = {
+    start: start === undefined ? undefined : queryTimeMs('start', start),
+    end: end === undefined ? undefined : queryTimeMs('end', end),
+  };
+  if (bounds.start !== undefined && bounds.end !== undefined && bounds.end < bounds.start)
+    throw new InvalidInputError('end', 'end must not be before start');
   return bounds;
 }

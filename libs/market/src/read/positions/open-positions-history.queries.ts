@@ -55,13 +55,18 @@ export class OpenPositionsHistoryQueries {
        ) s ON TRUE
        ORDER BY p.state_time DESC`;
     // [coin, timestamp, positionCount, positionCountLong, totalPositionValue, totalPositionValueLong]
-    return jsonRows(q, rows, [start, end, query.limit, query.coin, query.sizeSegmentIds], [
-      '$4::text',
-      jsonIsoTime('state_time'),
-      'position_count',
-      'position_count_long',
-      jsonDecimal('total_position_value'),
-      jsonDecimal('total_position_value_long'),
-    ]);
+    return jsonRows(
+      q,
+      rows,
+      [start, end, query.limit, query.coin, query.sizeSegmentIds],
+      [
+        '$4::text',
+        jsonIsoTime('state_time'),
+        'position_count',
+        'position_count_long',
+        jsonDecimal('total_position_value'),
+        jsonDecimal('total_position_value_long'),
+      ],
+    );
   }
 }

@@ -30,7 +30,13 @@ export class OpenPositionsHistoryService {
     const end = request.end === undefined ? undefined : queryTimeMs('end', request.end);
     if (start !== undefined && end !== undefined && end < start) throw new InvalidInputError('end', 'end must not be before start');
     const coin = await this.coins.resolve(coinParam);
-    const data = await this.queries.series(this.dataSource, { coin, sizeSegmentIds: SIZE_SEGMENT_IDS, start, end, limit: request.limit ?? DEFAULT_LIMIT });
+    const data = await this.queries.series(this.dataSource, {
+      coin,
+      sizeSegmentIds: SIZE_SEGMENT_IDS,
+      start,
+      end,
+      limit: request.limit ?? DEFAULT_LIMIT,
+    });
     return JsonText.object({ coin, metrics: JsonText.object({ columns: OPEN_POSITIONS_HISTORY_COLUMNS, data }) });
   }
 }

@@ -71,7 +71,10 @@ export class PositionsQueries {
       .whereDefined('p.address = ANY(?::text[])', query.addresses);
     if (query.open !== undefined) list.where(query.open ? 'p.close_time IS NULL' : 'p.close_time IS NOT NULL');
     if (query.segment) {
-      list.where(`p.address IN (SELECT w.address FROM wallets w WHERE w.${SEGMENT_COLUMN[query.segment.category]} = ?::smallint)`, query.segment.id);
+      list.where(
+        `p.address IN (SELECT w.address FROM wallets w WHERE w.${SEGMENT_COLUMN[query.segment.category]} = ?::smallint)`,
+        query.segment.id,
+      );
     }
     list.after(['p.open_time', 'p.id'], query.after && [isoTime(query.after.openTime), query.after.id], 'desc');
     return jsonKeysetPage(q, {

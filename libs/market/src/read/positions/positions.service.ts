@@ -30,14 +30,20 @@ export class PositionsService {
    * names another start or end than its cursor's is an InvalidInputError on `nextCursor`.
    */
   async page(request: PositionsPageRequest): Promise<JsonText> {
-    const cursor = request.nextCursor === undefined ? null : this.cursors.decode(LIST, request.nextCursor, ['number', 'number', 'number', 'number'] as const);
+    const cursor =
+      request.nextCursor === undefined
+        ? null
+        : this.cursors.decode(LIST, request.nextCursor, ['number', 'number', 'number', 'number'] as const);
 
     let end = request.end === undefined ? undefined : queryTimeMs('end', request.end);
     let start = request.start === undefined ? undefined : queryTimeMs('start', request.start);
     if (cursor) {
       const [, , cursorStart, cursorEnd] = cursor;
       if ((start !== undefined && start !== cursorStart) || (end !== undefined && end !== cursorEnd)) {
-        throw new InvalidInputError('nextCursor', 'nextCursor continues another window: send the same start and end as the first page, or none');
+        throw new InvalidInputError(
+          'nextCursor',
+          'nextCursor continues another window: send the same start and end as the first page, or none',
+        );
       }
       [start, end] = [cursorStart, cursorEnd];
     }

@@ -49,7 +49,14 @@ export interface PositionsPage {
   nextCursor: string | null;
 }
 
-export const OPEN_POSITIONS_HISTORY_COLUMNS = ['coin', 'timestamp', 'positionCount', 'positionCountLong', 'totalPositionValue', 'totalPositionValueLong'] as const;
+export const OPEN_POSITIONS_HISTORY_COLUMNS = [
+  'coin',
+  'timestamp',
+  'positionCount',
+  'positionCountLong',
+  'totalPositionValue',
+  'totalPositionValueLong',
+] as const;
 
 /** [coin, timestamp (ISO), positionCount, positionCountLong, totalPositionValue, totalPositionValueLong] */
 export type OpenPositionsHistoryRow = [string, string, number, number, number, number];

@@ -35,8 +35,16 @@ export class WalletDetailService {
     const wallet = address.toLowerCase();
     const record = await this.wallets.byAddress(this.dataSource, wallet);
     if (!record) throw new NotFoundError(`Unknown wallet: ${wallet}`);
-    const [positions, isFavorite] = await Promise.all([this.openPositions(wallet), this.favorites.isFavorite(this.dataSource, consumerId, wallet)]);
-    return { wallet: walletProfile(record), segments: [segment(record.sizeSegmentId), segment(record.pnlSegmentId)], positions, isFavorite };
+    const [positions, isFavorite] = await Promise.all([
+      this.openPositions(wallet),
+      this.favorites.isFavorite(this.dataSource, consumerId, wallet),
+    ]);
+    return {
+      wallet: walletProfile(record),
+      segments: [segment(record.sizeSegmentId), segment(record.pnlSegmentId)],
+      positions,
+      isFavorite,
+    };
   }
 
   /** Through the positions route's own service, so the records are the same; a wallet rarely fills more than one page. */
@@ -44,7 +52,13 @@ export class WalletDetailService {
     const all: PositionRecord[] = [];
     let nextCursor: string | undefined;
     do {
-      const body = await this.positions.page({ address: [address], open: true, ...(nextCursor === undefined ? ALL_TIME : {}), limit: 500, nextCursor });
+      const body = await this.positions.page({
+        address: [address],
+        open: true,
+        ...(nextCursor === undefined ? ALL_TIME : {}),
+        limit: 500,
+        nextCursor,
+      });
       // The route's body is JSON text already; a wallet's few open positions are read back from it.
       const page = JSON.parse(body.text) as PositionsPage;
       all.push(...page.positions);

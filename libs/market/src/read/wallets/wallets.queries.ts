@@ -147,9 +147,13 @@ export class WalletsQueries {
       return { totalCount: n, records: await this.sortedPage(q, new ListQuery(), query) };
     }
     const list = new ListQuery().whereDefined('w.address = ?', query.address);
-    if (query.segmentIds) list.where('w.size_segment_id = ANY(?::smallint[]) OR w.pnl_segment_id = ANY(?::smallint[])', query.segmentIds, query.segmentIds);
-    if (query.hasOpenPositions !== undefined) list.where(query.hasOpenPositions ? 'w.count_open_positions > 0' : 'w.count_open_positions = 0');
-    const [{ n }]: Array<{ n: number }> = await q.query(`SELECT count(*)::int AS n FROM wallets w WHERE ${list.condition}`, [...list.params]);
+    if (query.segmentIds)
+      list.where('w.size_segment_id = ANY(?::smallint[]) OR w.pnl_segment_id = ANY(?::smallint[])', query.segmentIds, query.segmentIds);
+    if (query.hasOpenPositions !== undefined)
+      list.where(query.hasOpenPositions ? 'w.count_open_positions > 0' : 'w.count_open_positions = 0');
+    const [{ n }]: Array<{ n: number }> = await q.query(`SELECT count(*)::int AS n FROM wallets w WHERE ${list.condition}`, [
+      ...list.params,
+    ]);
     // Past the last wallet the page is empty: no sort for it.
     if (query.offset >= n) return { totalCount: n, records: [] };
     return { totalCount: n, records: await this.sortedPage(q, list, query) };
@@ -168,7 +172,10 @@ export class WalletsQueries {
   }
 
   /** Positions first..last of a ranking (1-based), in order or backwards: the chunks holding them, their addresses, those wallets. */
-  private async rankedPage(q: SqlRunner, range: { ranking: string; first: number; last: number; backwards: boolean }): Promise<WalletProfileRecord[]> {
+  private async rankedPage(
+    q: SqlRunner,
+    range: { ranking: string; first: number; last: number; backwards: boolean },
+  ): Promise<WalletProfileRecord[]> {
     const rows: WalletProfileRow[] = await q.query(
       `SELECT ${WALLET_PROFILE_COLUMNS}
        FROM wallet_rankings r
@@ -176,7 +183,13 @@ export class WalletsQueries {
        JOIN wallets w ON w.address = a.address
        WHERE r.ranking = $1 AND r.chunk BETWEEN $2 AND $3 AND r.chunk * ${WALLET_RANKING_CHUNK} + a.i BETWEEN $4 AND $5
        ORDER BY r.chunk * ${WALLET_RANKING_CHUNK} + a.i ${range.backwards ? 'DESC' : 'ASC'}`,
-      [range.ranking, Math.floor((range.first - 1) / WALLET_RANKING_CHUNK), Math.floor((range.last - 1) / WALLET_RANKING_CHUNK), range.first, range.last],
+      [
+        range.ranking,
+        Math.floor((range.first - 1) / WALLET_RANKING_CHUNK),
+        Math.floor((range.last - 1) / WALLET_RANKING_CHUNK),
+        range.first,
+        range.last,
+      ],
     );
     return rows.map(toWalletProfileRecord);
   }

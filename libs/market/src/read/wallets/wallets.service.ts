@@ -29,15 +29,27 @@ export class WalletsService {
    * when its size or its pnl cohort is one of them. Bad values are InvalidInputErrors.
    */
   async list(request: WalletsListRequest = {}): Promise<WalletsPage> {
-    const { offset = 0, limit = WALLETS_DEFAULT_LIMIT, order = 'desc', orderBy = WALLETS_DEFAULT_ORDER_BY, segmentIds, hasOpenPositions, address } = request;
+    const {
+      offset = 0,
+      limit = WALLETS_DEFAULT_LIMIT,
+      order = 'desc',
+      orderBy = WALLETS_DEFAULT_ORDER_BY,
+      segmentIds,
+      hasOpenPositions,
+      address,
+    } = request;
     if (!Number.isInteger(offset) || offset < 0 || offset > WALLETS_MAX_OFFSET) {
       throw new InvalidInputError('offset', `offset must be an integer from 0 to ${WALLETS_MAX_OFFSET}`);
     }
-    if (!Number.isInteger(limit) || limit < 1 || limit > WALLETS_MAX_LIMIT) throw new InvalidInputError('limit', `limit must be an integer from 1 to ${WALLETS_MAX_LIMIT}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > WALLETS_MAX_LIMIT)
+      throw new InvalidInputError('limit', `limit must be an integer from 1 to ${WALLETS_MAX_LIMIT}`);
     if (order !== 'asc' && order !== 'desc') throw new InvalidInputError('order', 'order must be asc or desc');
-    if (!WALLET_ORDER_FIELDS.includes(orderBy)) throw new InvalidInputError('orderBy', `orderBy must be one of ${WALLET_ORDER_FIELDS.join(', ')}`);
-    if (segmentIds?.some((id) => !SEGMENT_IDS.includes(id))) throw new InvalidInputError('segmentIds', 'each segmentIds value must be a cohort id from 1 to 16');
-    if (address !== undefined && !ADDRESS.test(address)) throw new InvalidInputError('address', 'address must be 0x followed by 40 hex digits');
+    if (!WALLET_ORDER_FIELDS.includes(orderBy))
+      throw new InvalidInputError('orderBy', `orderBy must be one of ${WALLET_ORDER_FIELDS.join(', ')}`);
+    if (segmentIds?.some((id) => !SEGMENT_IDS.includes(id)))
+      throw new InvalidInputError('segmentIds', 'each segmentIds value must be a cohort id from 1 to 16');
+    if (address !== undefined && !ADDRESS.test(address))
+      throw new InvalidInputError('address', 'address must be 0x followed by 40 hex digits');
 
     const { totalCount, records } = await this.dataSource.transaction('REPEATABLE READ', (q) =>
       this.queries.page(q, {
