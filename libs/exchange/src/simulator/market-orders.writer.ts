@@ -74,7 +74,10 @@ export class MarketOrdersWriter {
     this.desk.status(d, wallet, null, null, 'perpMarginRejected', order);
   }
 
-  /** Fills `order` whole. The touch's depth, the sweep's and the hash are drawn here in this order, as every byte after them depends on it. */
+  /**
+   * Fills `order` whole. The touch's depth, the sweep's and the hash are drawn here, in this order, after
+   * whatever the caller drew: every byte written after them depends on that order.
+   */
   execute(d: BlockDraft, order: MarketOrder): void {
     this.matcher.take(d, {
       ...order,
