@@ -38,5 +38,5 @@ export * from './simulator/simulator-engine.js';
 export * from './state/info-state.source.js';
 export * from './simulator/seeded-random.js';
 export * from './simulator/wire-format.js';
-export * from './simulator/order-event.js';
+export * from './simulator/wire-event.types.js';
 export * from './hyperliquid-api/index.js';

@@ -1,5 +1,7 @@
 import type { NodeStream } from '../node/node-block.types.js';
+import type { TwapState } from '../twap/twap-status.types.js';
 import type { SimLine } from './simulator.types.js';
+import type { WireMiscEvent, WireMiscInner, WireTwapStatus, WireTwapStatusEvent } from './wire-event.types.js';
 
 // hl-node streams are written independently; this is only the order of lines of one block in the output.
 const STREAM_ORDER: readonly NodeStream[] = [
@@ -21,8 +23,16 @@ export class BlockDraft {
     private readonly localTime: string,
   ) {}
 
-  add(stream: NodeStream, event: unknown): void {
-    this.addJson(stream, JSON.stringify(event));
+  /** A `misc_events_by_block` event at the block's time. */
+  addMisc(inner: WireMiscInner, hash: string): void {
+    const event: WireMiscEvent = { time: this.time, hash, inner };
+    this.addJson('misc_events_by_block', JSON.stringify(event));
+  }
+
+  /** A `node_twap_statuses_by_block` event at the block's time. */
+  addTwapStatus(twapId: number, state: TwapState, status: WireTwapStatus): void {
+    const event: WireTwapStatusEvent = { time: this.time, twap_id: twapId, state, status };
+    this.addJson('node_twap_statuses_by_block', JSON.stringify(event));
   }
 
   /** An event already written as JSON (wire-json.ts), as JSON.stringify would write it. */

@@ -1,10 +1,10 @@
 import type { BlockDraft } from './block-draft.js';
 import type { Market } from './market-book.js';
-import { withRemaining, type WireBuilder, type WireOrder } from './order-event.js';
 import type { Side } from './side.js';
 import type { SeededRandom } from './seeded-random.js';
 import type { Wallet } from './wallet-book.js';
 import { unitsToDecimal } from './wire-format.js';
+import type { WireBuilder, WireOrder, WireOrderStatus } from './wire-event.types.js';
 import { orderStatusJson } from './wire-json.js';
 
 /** Order ids, transaction hashes and the order statuses every part of the simulator writes. */
@@ -50,12 +50,12 @@ export class OrderDesk {
     };
   }
 
-  status(d: BlockDraft, wallet: Wallet, hash: string | null, builder: WireBuilder | null, status: string, order: WireOrder): void {
+  status(d: BlockDraft, wallet: Wallet, hash: string | null, builder: WireBuilder | null, status: WireOrderStatus, order: WireOrder): void {
     d.addJson('node_order_statuses_by_block', orderStatusJson(d.time, wallet.address, hash, builder, status, order));
   }
 }
 
 /** The order with `units` left (origSz stays what was placed). */
 export function leftOf(order: WireOrder, market: Market, units: number): WireOrder {
-  return withRemaining(order, unitsToDecimal(units, market.spec.szDecimals));
+  return { ...order, sz: unitsToDecimal(units, market.spec.szDecimals) };
 }

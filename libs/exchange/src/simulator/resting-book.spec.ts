@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { MarketBook } from './market-book.js';
-import type { WireOrder } from './order-event.js';
+import type { WireOrder } from './wire-event.types.js';
 import { RestingBook, type OrderKeeper, type RestingOrder } from './resting-book.js';
 import { SeededRandom } from './seeded-random.js';
 import { Wallet } from './wallet-book.js';

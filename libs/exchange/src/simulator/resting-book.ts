@@ -1,7 +1,7 @@
 import type { BlockDraft } from './block-draft.js';
 import type { Market } from './market-book.js';
 import { MinHeap } from './min-heap.js';
-import type { WireBuilder, WireOrder } from './order-event.js';
+import type { WireBuilder, WireOrder } from './wire-event.types.js';
 import type { Side } from './side.js';
 import type { Wallet } from './wallet-book.js';
 

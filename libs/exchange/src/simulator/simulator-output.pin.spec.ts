@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { SimulatorDirectory } from './simulator-directory.js';
-import { WorkerSimulatorEngine, type GeneratedSpan, type SimulatorEngine } from './simulator-engine.js';
+import type { GeneratedSpan } from './simulator-engine.js';
 import type { SimulatorSettings } from './simulator.types.js';
 
 // The default settings (SIM_* in AppConfig) over 2 hours 20 minutes from a whole hour: three hourly files
@@ -13,8 +13,6 @@ const START = Date.UTC(2026, 10, 18, 7, 0);
 const SETTINGS: SimulatorSettings = { seed: 1, startTimeMs: START, wallets: 300, markets: 8, eventsPerSecond: 1, bookOrders: 5_000 };
 const CHUNK_MS = 15 * 60_000;
 const UNTIL = START + 140 * 60_000;
-// The worker's build output (npm test builds before the suites run): a worker thread runs JavaScript.
-const WORKER_URL = new URL('../../../../dist/libs/exchange/src/simulator/simulator.worker.js', import.meta.url);
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -28,43 +26,35 @@ async function filesUnder(dir: string): Promise<string[]> {
  * The simulator's bytes are its contract with every database built from it: the same seed must give the
  * same files whatever is done to make it faster. The hashes were recorded from the simulator before any
  * speed-up; a change here means the simulation changed, and that needs SIMULATOR_FORMAT bumped too.
+ * This is the simulator in this thread, from the TypeScript sources; the worker thread runs the build's
+ * JavaScript, so that it gives these same bytes is checked after the build, by simulator-output.worker.db-spec.ts.
  */
 
 describe('simulator output (pinned bytes)', () => {
-  it('writes exactly the recorded files for the default settings', () => pinned());
-
-  it('writes the same files from a worker thread, with spans asked for ahead', () =>
-    pinned((settings) => new WorkerSimulatorEngine(settings, WORKER_URL), 3));
+  it('writes exactly the recorded files for the default settings', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hl-sim-pin-'));
+    const directory = await SimulatorDirectory.open(dir, SETTINGS);
+    try {
+      let last: GeneratedSpan | undefined;
+      for (let end = START + CHUNK_MS; ; end = Math.min(end + CHUNK_MS, UNTIL)) {
+        await directory.write((last = await directory.generate(end, end === UNTIL)));
+        if (end === UNTIL) break;
+      }
+      const hashes: Record<string, string> = {};
+      for (const file of await filesUnder(dir)) {
+        hashes[file] = createHash('sha256')
+          .update(await readFile(join(dir, file)))
+          .digest('hex');
+      }
+      expect(hashes).toEqual(PINNED);
+      // The books a state update is taken from are part of the output too.
+      expect(createHash('sha256').update(JSON.stringify(last!.state)).digest('hex')).toBe(PINNED_STATE);
+    } finally {
+      await directory.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
-
-async function pinned(engine?: (settings: SimulatorSettings) => SimulatorEngine, ahead = 0): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'hl-sim-pin-'));
-  const directory = await SimulatorDirectory.open(dir, SETTINGS, undefined, { engine });
-  try {
-    const ends: number[] = [];
-    for (let t = START + CHUNK_MS; t < UNTIL; t += CHUNK_MS) ends.push(t);
-    ends.push(UNTIL);
-    const spans: Array<Promise<GeneratedSpan>> = [];
-    let last: GeneratedSpan | undefined;
-    for (const end of ends) {
-      spans.push(directory.generate(end, end === UNTIL));
-      if (spans.length > ahead) await directory.write((last = await spans.shift()!));
-    }
-    for (const span of spans) await directory.write((last = await span));
-    const hashes: Record<string, string> = {};
-    for (const file of await filesUnder(dir)) {
-      hashes[file] = createHash('sha256')
-        .update(await readFile(join(dir, file)))
-        .digest('hex');
-    }
-    expect(hashes).toEqual(PINNED);
-    // The books a state update is taken from are part of the output too.
-    expect(createHash('sha256').update(JSON.stringify(last!.state)).digest('hex')).toBe(PINNED_STATE);
-  } finally {
-    await directory.close();
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 const PINNED_STATE = '4662d1c592b1303aad7a138485a4722f5c5dd6ec5f4639ac07c06de10cfe5e8b';
 

@@ -5,7 +5,8 @@ import { opposite, type Side } from './side.js';
 import type { SeededRandom } from './seeded-random.js';
 import { MONEY_DP, type Wallet, type WalletBook } from './wallet-book.js';
 import { unitsToDecimal } from './wire-format.js';
-import { fillJson, type WireFill } from './wire-json.js';
+import type { WireFill } from './wire-event.types.js';
+import { fillJson } from './wire-json.js';
 
 /** A fee rate of `units` × 10^-dp of the notional. */
 interface FeeRate {

@@ -2,7 +2,7 @@ import type { BlockDraft } from './block-draft.js';
 import type { Market } from './market-book.js';
 import { MinHeap } from './min-heap.js';
 import { leftOf, type OrderDesk } from './order-desk.js';
-import type { WireBuilder } from './order-event.js';
+import type { WireBuilder } from './wire-event.types.js';
 import type { OrderMatcher } from './order-matching.js';
 import type { OrderKeeper, RestingBooks, RestingOrder } from './resting-book.js';
 import type { Ranges, SeededRandom } from './seeded-random.js';

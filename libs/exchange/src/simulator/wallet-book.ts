@@ -54,6 +54,11 @@ export class Wallet {
     this.spotHypeCents = Math.round(((profile.targetEquity * random.between(0, 0.03)) / 38) * 100);
     this.stakedHypeCents = Math.round(((profile.targetEquity * random.between(0, 0.03)) / 38) * 100);
   }
+
+  /** Signed size units of the position in `coin` (0 if flat). */
+  positionUnits(coin: string): number {
+    return this.positions.get(coin)?.units ?? 0;
+  }
 }
 
 export interface FillEffect {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import type { WireOrder } from './order-event.js';
+import type { WireFill, WireOrder } from './wire-event.types.js';
 import { MarketBook } from './market-book.js';
 import { OrderDesk } from './order-desk.js';
 import { SeededRandom } from './seeded-random.js';
 import { HyperliquidSimulator } from './simulator.js';
-import { fillJson, orderStatusJson, type WireFill } from './wire-json.js';
+import { fillJson, orderStatusJson } from './wire-json.js';
 
 // An order as the simulator places it (keys in its order), partly filled.
 const TSLA = new MarketBook(3).get('xyz:TSLA');

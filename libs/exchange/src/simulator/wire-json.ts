@@ -1,5 +1,4 @@
-import type { Fill, FillLiquidation } from '../fills/fill.types.js';
-import type { WireBuilder, WireOrder } from './order-event.js';
+import type { WireBuilder, WireFill, WireOrder, WireOrderStatus } from './wire-event.types.js';
 
 /**
  * The JSON of the two events most lines are made of (order statuses and fills), written out in the key
@@ -7,15 +6,6 @@ import type { WireBuilder, WireOrder } from './order-event.js';
  * Every string in them is made by the simulator (digits, hex, catalogue coins, fixed words), so none
  * needs escaping; wire-json.spec holds these to JSON.stringify.
  */
-
-/** A fill as the simulator writes it: the parser's Fill, with the keys it leaves out absent rather than null. */
-export type WireFill = Omit<Fill, 'cloid' | 'feeToken' | 'builder' | 'builderFee' | 'liquidation'> & {
-  cloid?: string;
-  liquidation?: FillLiquidation;
-  feeToken: string;
-  builder?: string;
-  builderFee?: string;
-};
 
 const text = (value: string | null) => (value === null ? 'null' : `"${value}"`);
 
@@ -33,7 +23,7 @@ export function orderStatusJson(
   user: string,
   hash: string | null,
   builder: WireBuilder | null,
-  status: string,
+  status: WireOrderStatus,
   order: WireOrder,
 ): string {
   const builderJson = builder === null ? 'null' : `{"b":"${builder.b}","f":${builder.f}}`;
