@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlRunner } from '#database';
 import type { MatchedDelivery } from '../alert.types.js';
-import { EXPIRY_MS_BY_TYPE } from '../dispatch/index.js';
+import { EXPIRY_MS_BY_TYPE } from '../delivery/retry-policy.js';
 import type { DeliveryWakeUp } from '../queue/delivery.queue.js';
 
 /**

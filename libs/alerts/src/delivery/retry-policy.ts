@@ -35,21 +35,3 @@ export function nextAttemptDelayMs(attemptsMade: number, retryAfterMs: number | 
   const scheduled = RETRY_SCHEDULE_MS[attemptsMade]! * (1 - JITTER + 2 * JITTER * random());
   return Math.round(Math.max(scheduled, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS)));
 }
-
-/** `Retry-After` as seconds or an HTTP date, in ms from `nowMs`; null when absent or unreadable. */
-export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | null {
-  if (!value) return null;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  if (Number.isNaN(at) || !/[a-z]/i.test(text)) return null;
-  return Math.max(0, at - nowMs);
-}
-
-/** What an HTTP status means for a delivery. Redirects are never followed: a 3xx is a permanent failure. */
-export function outcomeOfStatus(status: number): 'delivered' | 'retryable' | 'permanent' | 'gone' {
-  if (status >= 200 && status < 300) return 'delivered';
-  if (status === 410) return 'gone';
-  if (status === 408 || status === 409 || status === 425 || status === 429 || status >= 500) return 'retryable';
-  return 'permanent';
-}
