@@ -62,7 +62,16 @@ describe('retry schedule', () => {
 
 describe('limits', () => {
   it('expires price crossings and large orders after an hour, nothing else', () => {
-    expect(EXPIRY_MS_BY_TYPE).toEqual({ price_crossing: HOUR, large_market_order: HOUR });
+    expect(EXPIRY_MS_BY_TYPE).toEqual({
+      position_activity: null,
+      twap_execution: null,
+      twap_lifecycle: null,
+      ledger_update: null,
+      liquidation: null,
+      price_crossing: HOUR,
+      large_market_order: HOUR,
+      state_updated: null,
+    });
   });
   it('suspends after 100 failures in a row or 5 days of failing; 10 requests in flight per endpoint', () => {
     expect(SUSPEND_AFTER_CONSECUTIVE_FAILURES).toBe(100);

@@ -16,12 +16,18 @@ export const SUSPEND_AFTER_CONSECUTIVE_FAILURES = 100;
 export const SUSPEND_AFTER_FAILING_FOR_MS = 5 * 24 * 3_600_000;
 
 /**
- * How long after the occurrence was created a delivery of these types is still worth sending: a price
- * crossing or a large order an hour late is noise. Types not listed never expire.
+ * How long after the occurrence was created a delivery of each type is still worth sending (null: it
+ * never expires): a price crossing or a large order an hour late is noise.
  */
-export const EXPIRY_MS_BY_TYPE: Readonly<Partial<Record<EventType, number>>> = Object.freeze({
+export const EXPIRY_MS_BY_TYPE: Readonly<Record<EventType, number | null>> = Object.freeze({
+  position_activity: null,
+  twap_execution: null,
+  twap_lifecycle: null,
+  ledger_update: null,
+  liquidation: null,
   price_crossing: 3_600_000,
   large_market_order: 3_600_000,
+  state_updated: null,
 });
 
 /**
