@@ -32,9 +32,9 @@ import { WalletsController } from './wallets/wallets.controller.js';
 import { FavoritesController } from './favorites/favorites.controller.js';
 import { AccountWalletController } from './accounts/account-wallet.controller.js';
 import { AccountSegmentSummaryController } from './accounts/account-segment-summary.controller.js';
-import { AlertRulesController } from './alerts/alert-rules.controller.js';
-import { WebhookDeliveriesController } from './alerts/webhook-deliveries.controller.js';
-import { WebhookEndpointsController } from './alerts/webhook-endpoints.controller.js';
+import { AlertRulesController } from './events/alert-rules.controller.js';
+import { WebhookDeliveriesController } from './events/webhook-deliveries.controller.js';
+import { WebhookEndpointsController } from './events/webhook-endpoints.controller.js';
 
 @Module({
   imports: [RuntimeModule.forApp('api'), DatabaseModule, ApiAuthModule, MarketReadModule, AlertsManagementModule],

@@ -1,4 +1,9 @@
-/** The seven event types a consumer can create a rule for, and `state_updated` (no addresses, no filters). */
+/**
+ * The seven event types a consumer can create a rule for, and `state_updated` (no addresses, no filters).
+ * A new type does not compile until every place that handles each type has its entry (the matcher, the
+ * rule validation, the expiry, the api's description of filters), and alert.types.db-spec.ts fails until
+ * a new migration adds it to alert_rules' CHECK.
+ */
 export const EVENT_TYPES = [
   'position_activity',
   'twap_execution',

@@ -7,6 +7,7 @@ export * from './delivery/alerts-delivery.module.js';
 export * from './delivery/delivery.processor.js';
 export * from './delivery/delivery.reconciler.js';
 export * from './delivery/usage-charges.flusher.js';
-export * from './dispatch/index.js';
+export * from './delivery/retry-policy.js';
+export * from './webhook/index.js';
 export * from './admin/index.js';
 export * from './matching/index.js';

@@ -7,3 +7,4 @@ export * from './order-blocks.factory.js';
 export * from './fill-blocks.factory.js';
 export * from './market-state.factory.js';
 export * from './fake-hyperliquid.server.js';
+export * from './alert-blocks.factory.js';

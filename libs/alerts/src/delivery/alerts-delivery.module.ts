@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '#auth';
 import { AppConfig } from '#config';
-import { WebhookSender, webhookSenderFor } from '../dispatch/index.js';
 import { DeliveryQueue } from '../queue/delivery.queue.js';
+import { WebhookSender, webhookSenderFor } from '../webhook/index.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveryRows } from './delivery-rows.js';
 import { DeliveryProcessor } from './delivery.processor.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { epochMs, type SqlRunner } from '#database';
 import type { EventType } from '../alert.types.js';
-import { SUSPEND_AFTER_CONSECUTIVE_FAILURES, SUSPEND_AFTER_FAILING_FOR_MS } from '../dispatch/index.js';
+import { SUSPEND_AFTER_CONSECUTIVE_FAILURES, SUSPEND_AFTER_FAILING_FOR_MS } from './retry-policy.js';
 import type { DeliveryWakeUp } from '../queue/delivery.queue.js';
 
 /** A pending delivery with what its attempt needs of its endpoint. */

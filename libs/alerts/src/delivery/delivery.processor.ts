@@ -1,12 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DeliveryUsageService } from '#auth';
-import { MAX_IN_FLIGHT_PER_ENDPOINT, nextAttemptDelayMs, sendSignedDelivery, WebhookSender } from '../dispatch/index.js';
 import type { DeliveryJobData } from '../queue/delivery-queue.constants.js';
 import { DeliveryQueue } from '../queue/delivery.queue.js';
+import { sendSignedDelivery, WebhookSender } from '../webhook/index.js';
 import { DeliveriesRepository, type DeliveryToSend } from './deliveries.repository.js';
 import { DeliveryRows } from './delivery-rows.js';
 import { EndpointSlots } from './endpoint-slots.js';
+import { MAX_IN_FLIGHT_PER_ENDPOINT, nextAttemptDelayMs } from './retry-policy.js';
 
 /** What became of one job: done (whatever the delivery's fate), or `busy`: the endpoint is at its cap, try again shortly. */
 export type DeliveryStep = 'done' | 'busy';

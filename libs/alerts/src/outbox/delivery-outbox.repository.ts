@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlRunner } from '#database';
 import type { MatchedDelivery } from '../alert.types.js';
-import { EXPIRY_MS_BY_TYPE } from '../dispatch/index.js';
+import { EXPIRY_MS_BY_TYPE } from '../delivery/retry-policy.js';
 import type { DeliveryWakeUp } from '../queue/delivery.queue.js';
 
 /**
@@ -37,7 +37,7 @@ export class DeliveryOutboxRepository {
         deliveries.map((d) => d.occurredAtMs),
         deliveries.map((d) => payload(d.data)),
         // News that goes stale (a price crossing, a large order) expires this long after it was written.
-        deliveries.map((d) => EXPIRY_MS_BY_TYPE[d.eventType] ?? null),
+        deliveries.map((d) => EXPIRY_MS_BY_TYPE[d.eventType]),
       ],
     );
     return rows.map((r) => ({ deliveryId: r.delivery_id, webhookEndpointId: r.webhook_endpoint_id, attemptsMade: 0 }));

@@ -6,8 +6,11 @@ export const MAX_RULE_ADDRESSES = 1000;
 export const MAX_RULE_MARKETS = 100;
 export const MIN_LARGE_ORDER_USD = '50000';
 
-/** What a rule's addresses may be, by type: required (1..1000), optional (0..1000) or not accepted. */
-const ADDRESSES: Record<EventType, 'required' | 'optional' | 'not used' | 'not supported'> = {
+/**
+ * What a rule's addresses may be, by type: required (1..1000), optional (0..1000) or not accepted. The
+ * api's description of `addresses` is written from it, so the two cannot disagree.
+ */
+export const RULE_ADDRESSES: Record<EventType, 'required' | 'optional' | 'not used' | 'not supported'> = {
   position_activity: 'required',
   twap_execution: 'required',
   twap_lifecycle: 'optional',
@@ -54,7 +57,7 @@ export function validateEventType(value: unknown): EventType {
 }
 
 function validateAddresses(type: EventType, value: unknown): string[] {
-  const rule = ADDRESSES[type];
+  const rule = RULE_ADDRESSES[type];
   if (value === undefined || value === null) {
     if (rule === 'required')
       throw new InvalidInputError('addresses', `addresses are required for ${type}: 1 to ${MAX_RULE_ADDRESSES} wallet addresses`);
@@ -134,32 +137,44 @@ function validateFilters(type: EventType, value: unknown): RuleFilters {
     f.amount = {};
     for (const op of AMOUNT_OPS) if (v.amount[op] !== undefined) f.amount[op] = decimal(`filters.amount.${op}`, v.amount[op]);
   }
-  if (type === 'price_crossing') {
-    if (typeof v.market !== 'string' || !MARKET.test(v.market))
-      throw new InvalidInputError('filters.market', 'filters.market is required: a market name of 1 to 64 characters');
-    f.market = v.market;
-    f.threshold = decimal('filters.threshold', v.threshold);
-    if (new Big(f.threshold).lte(0)) throw new InvalidInputError('filters.threshold', 'filters.threshold must be greater than 0');
-    f.direction = v.direction === undefined ? 'both' : oneOf('filters.direction', v.direction, ['above', 'below', 'both'] as const);
-  }
-  if (type === 'large_market_order') {
-    if (v.thresholdUsd === undefined)
-      throw new InvalidInputError(
-        'filters.thresholdUsd',
-        `filters.thresholdUsd is required: a decimal string of at least ${MIN_LARGE_ORDER_USD}`,
-      );
-    f.thresholdUsd = decimal('filters.thresholdUsd', v.thresholdUsd);
-    if (new Big(f.thresholdUsd).lt(MIN_LARGE_ORDER_USD))
-      throw new InvalidInputError('filters.thresholdUsd', `filters.thresholdUsd must be at least ${MIN_LARGE_ORDER_USD}`);
-    f.direction = v.direction === undefined ? 'both' : oneOf('filters.direction', v.direction, ['buy', 'sell', 'both'] as const);
-  }
-  if (type === 'liquidation') {
-    if (v.thresholdUsd !== undefined) {
+  switch (type) {
+    case 'price_crossing':
+      if (typeof v.market !== 'string' || !MARKET.test(v.market))
+        throw new InvalidInputError('filters.market', 'filters.market is required: a market name of 1 to 64 characters');
+      f.market = v.market;
+      f.threshold = decimal('filters.threshold', v.threshold);
+      if (new Big(f.threshold).lte(0)) throw new InvalidInputError('filters.threshold', 'filters.threshold must be greater than 0');
+      f.direction = v.direction === undefined ? 'both' : oneOf('filters.direction', v.direction, ['above', 'below', 'both'] as const);
+      break;
+    case 'large_market_order':
+      if (v.thresholdUsd === undefined)
+        throw new InvalidInputError(
+          'filters.thresholdUsd',
+          `filters.thresholdUsd is required: a decimal string of at least ${MIN_LARGE_ORDER_USD}`,
+        );
       f.thresholdUsd = decimal('filters.thresholdUsd', v.thresholdUsd);
-      if (new Big(f.thresholdUsd).lte(0))
-        throw new InvalidInputError('filters.thresholdUsd', 'filters.thresholdUsd must be greater than 0');
-    }
-    f.side = v.side === undefined ? 'both' : oneOf('filters.side', v.side, ['long', 'short', 'both'] as const);
+      if (new Big(f.thresholdUsd).lt(MIN_LARGE_ORDER_USD))
+        throw new InvalidInputError('filters.thresholdUsd', `filters.thresholdUsd must be at least ${MIN_LARGE_ORDER_USD}`);
+      f.direction = v.direction === undefined ? 'both' : oneOf('filters.direction', v.direction, ['buy', 'sell', 'both'] as const);
+      break;
+    case 'liquidation':
+      if (v.thresholdUsd !== undefined) {
+        f.thresholdUsd = decimal('filters.thresholdUsd', v.thresholdUsd);
+        if (new Big(f.thresholdUsd).lte(0))
+          throw new InvalidInputError('filters.thresholdUsd', 'filters.thresholdUsd must be greater than 0');
+      }
+      f.side = v.side === undefined ? 'both' : oneOf('filters.side', v.side, ['long', 'short', 'both'] as const);
+      break;
+    case 'position_activity':
+    case 'twap_execution':
+    case 'twap_lifecycle':
+    case 'ledger_update':
+    case 'state_updated':
+      // Their filters are optional and checked above key by key; none has a default.
+      break;
+    default:
+      // A new event type does not compile until it is given a case.
+      throw new Error(`no filter checks for ${type satisfies never}`);
   }
   return f;
 }

@@ -4,8 +4,6 @@ import {
   MAX_ATTEMPTS,
   MAX_IN_FLIGHT_PER_ENDPOINT,
   nextAttemptDelayMs,
-  outcomeOfStatus,
-  parseRetryAfter,
   RETRY_SCHEDULE_MS,
   SUSPEND_AFTER_CONSECUTIVE_FAILURES,
   SUSPEND_AFTER_FAILING_FOR_MS,
@@ -62,36 +60,18 @@ describe('retry schedule', () => {
   });
 });
 
-describe('parseRetryAfter', () => {
-  const now = Date.UTC(2026, 10, 25, 0, 0, 0);
-  it('reads delay-seconds and HTTP dates', () => {
-    expect(parseRetryAfter('7', now)).toBe(7_000);
-    expect(parseRetryAfter(' 120 ', now)).toBe(120_000);
-    expect(parseRetryAfter('0', now)).toBe(0);
-    expect(parseRetryAfter('Wed, 25 Nov 2026 00:01:00 GMT', now)).toBe(60_000);
-  });
-  it('counts a date in the past as no wait', () => {
-    expect(parseRetryAfter('Tue, 24 Nov 2026 23:00:00 GMT', now)).toBe(0);
-  });
-  it('ignores what is neither', () => {
-    for (const value of ['soon', '-5', '1.5', '', '   ', '2026-11-25', null, undefined]) expect(parseRetryAfter(value, now)).toBeNull();
-  });
-});
-
-describe('status outcomes', () => {
-  it('2xx delivered; 408, 409, 425, 429, 5xx retryable; 410 gone; everything else, 3xx included, permanent', () => {
-    expect([200, 201, 202, 204, 299].map(outcomeOfStatus)).toEqual(Array(5).fill('delivered'));
-    expect([408, 409, 425, 429, 500, 502, 503, 504, 599].map(outcomeOfStatus)).toEqual(Array(9).fill('retryable'));
-    expect(outcomeOfStatus(410)).toBe('gone');
-    expect([100, 301, 302, 304, 307, 308, 400, 401, 403, 404, 405, 411, 413, 422, 426, 431].map(outcomeOfStatus)).toEqual(
-      Array(16).fill('permanent'),
-    );
-  });
-});
-
 describe('limits', () => {
   it('expires price crossings and large orders after an hour, nothing else', () => {
-    expect(EXPIRY_MS_BY_TYPE).toEqual({ price_crossing: HOUR, large_market_order: HOUR });
+    expect(EXPIRY_MS_BY_TYPE).toEqual({
+      position_activity: null,
+      twap_execution: null,
+      twap_lifecycle: null,
+      ledger_update: null,
+      liquidation: null,
+      price_crossing: HOUR,
+      large_market_order: HOUR,
+      state_updated: null,
+    });
   });
   it('suspends after 100 failures in a row or 5 days of failing; 10 requests in flight per endpoint', () => {
     expect(SUSPEND_AFTER_CONSECUTIVE_FAILURES).toBe(100);

@@ -13,7 +13,7 @@ import {
   IdParamsDto,
   ReplayBodyDto,
   ReplayResponseDto,
-} from './alerts.dto.js';
+} from './events.dto.js';
 
 @ApiTags('alerts')
 @ApiBearerAuth()

@@ -1,7 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { Type } from 'class-transformer';
-import { DELIVERY_STATUSES, EVENT_TYPES, MAX_RULE_ADDRESSES, MAX_RULE_MARKETS, MIN_LARGE_ORDER_USD, type DeliveryStatus } from '#alerts';
+import {
+  DELIVERY_STATUSES,
+  EVENT_TYPES,
+  MAX_RULE_ADDRESSES,
+  MAX_RULE_MARKETS,
+  MIN_LARGE_ORDER_USD,
+  RULE_ADDRESSES,
+  type DeliveryStatus,
+  type EventType,
+} from '#alerts';
 import { NextCursor, PageLimit, PlainIntegerId } from '../http/query-fields.js';
 
 // Bodies are checked by the alerts library (its rules name each bad field); the DTOs only list the
@@ -171,6 +180,39 @@ export class ReplayResponseDto {
   @ApiProperty({ type: ReplayedDto }) data: ReplayedDto;
 }
 
+/** `a`, `a and b`, `a, b and c`. */
+const inWords = (types: readonly string[]) =>
+  types.length < 2 ? types.join('') : `${types.slice(0, -1).join(', ')} and ${types[types.length - 1]}`;
+// From the validator's own table, so the description of `addresses` says what the validator does.
+const typesWhoseAddressesAre = (...modes: Array<(typeof RULE_ADDRESSES)[EventType]>) =>
+  inWords(EVENT_TYPES.filter((type) => modes.includes(RULE_ADDRESSES[type])));
+
+/**
+ * Each type's filters as the description of `filters` lists them, in its order (null: the type takes
+ * none); types in a row with the same filters share an entry. A new type does not compile without one.
+ */
+const FILTERS_BY_TYPE: Record<EventType, string | null> = {
+  position_activity: '{coin: [markets]}',
+  twap_execution: '{coin: [markets]}',
+  twap_lifecycle: '{coin: [markets]}',
+  liquidation: '{markets, thresholdUsd (> 0), side: long|short|both}',
+  large_market_order: `{markets, thresholdUsd (required, >= ${MIN_LARGE_ORDER_USD}), direction: buy|sell|both}`,
+  ledger_update: '{types: [deposit|withdraw], amount: {eq|gte|gt|lte|lt: decimal string}}',
+  price_crossing: '{market (required), threshold (required, > 0), direction: above|below|both}',
+  state_updated: null,
+};
+
+function filtersByType(): string {
+  const entries: Array<{ types: string[]; filters: string }> = [];
+  for (const [type, filters] of Object.entries(FILTERS_BY_TYPE)) {
+    if (filters === null) continue;
+    const last = entries[entries.length - 1];
+    if (last?.filters === filters) last.types.push(type);
+    else entries.push({ types: [type], filters });
+  }
+  return entries.map(({ types, filters }) => `${types.join(', ')}: ${filters}`).join('; ');
+}
+
 export class RuleBodyDto {
   @ApiPropertyOptional({ enum: EVENT_TYPES, description: 'Required on create; cannot change' })
   @Allow()
@@ -182,7 +224,10 @@ export class RuleBodyDto {
 
   @ApiPropertyOptional({
     type: [String],
-    description: `Wallet addresses (0x + 40 hex digits, any case, no repeats): 1 to ${MAX_RULE_ADDRESSES} for position_activity and twap_execution; up to ${MAX_RULE_ADDRESSES} (none = exchange-wide) for twap_lifecycle, ledger_update and liquidation; not accepted by price_crossing, large_market_order and state_updated`,
+    description:
+      `Wallet addresses (0x + 40 hex digits, any case, no repeats): 1 to ${MAX_RULE_ADDRESSES} for ${typesWhoseAddressesAre('required')}; ` +
+      `up to ${MAX_RULE_ADDRESSES} (none = exchange-wide) for ${typesWhoseAddressesAre('optional')}; ` +
+      `not accepted by ${typesWhoseAddressesAre('not used', 'not supported')}`,
   })
   @Allow()
   addresses?: unknown;
@@ -190,9 +235,8 @@ export class RuleBodyDto {
   @ApiPropertyOptional({
     type: Object,
     description:
-      `By type: position_activity, twap_execution, twap_lifecycle: {coin: [markets]}; liquidation: {markets, thresholdUsd (> 0), side: long|short|both}; ` +
-      `large_market_order: {markets, thresholdUsd (required, >= ${MIN_LARGE_ORDER_USD}), direction: buy|sell|both}; ledger_update: {types: [deposit|withdraw], amount: {eq|gte|gt|lte|lt: decimal string}}; ` +
-      `price_crossing: {market (required), threshold (required, > 0), direction: above|below|both}. Market lists: 1 to ${MAX_RULE_MARKETS} unique names. Decimals are strings. Omitted direction and side are both.`,
+      `By type: ${filtersByType()}. Market lists: 1 to ${MAX_RULE_MARKETS} unique names. ` +
+      'Decimals are strings. Omitted direction and side are both.',
     example: { types: ['deposit'], amount: { gte: '1000' } },
   })
   @Allow()

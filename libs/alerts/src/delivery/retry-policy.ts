@@ -16,12 +16,18 @@ export const SUSPEND_AFTER_CONSECUTIVE_FAILURES = 100;
 export const SUSPEND_AFTER_FAILING_FOR_MS = 5 * 24 * 3_600_000;
 
 /**
- * How long after the occurrence was created a delivery of these types is still worth sending: a price
- * crossing or a large order an hour late is noise. Types not listed never expire.
+ * How long after the occurrence was created a delivery of each type is still worth sending (null: it
+ * never expires): a price crossing or a large order an hour late is noise.
  */
-export const EXPIRY_MS_BY_TYPE: Readonly<Partial<Record<EventType, number>>> = Object.freeze({
+export const EXPIRY_MS_BY_TYPE: Readonly<Record<EventType, number | null>> = Object.freeze({
+  position_activity: null,
+  twap_execution: null,
+  twap_lifecycle: null,
+  ledger_update: null,
+  liquidation: null,
   price_crossing: 3_600_000,
   large_market_order: 3_600_000,
+  state_updated: null,
 });
 
 /**
@@ -34,22 +40,4 @@ export function nextAttemptDelayMs(attemptsMade: number, retryAfterMs: number | 
   if (attemptsMade >= MAX_ATTEMPTS) return null;
   const scheduled = RETRY_SCHEDULE_MS[attemptsMade]! * (1 - JITTER + 2 * JITTER * random());
   return Math.round(Math.max(scheduled, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS)));
-}
-
-/** `Retry-After` as seconds or an HTTP date, in ms from `nowMs`; null when absent or unreadable. */
-export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | null {
-  if (!value) return null;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  if (Number.isNaN(at) || !/[a-z]/i.test(text)) return null;
-  return Math.max(0, at - nowMs);
-}
-
-/** What an HTTP status means for a delivery. Redirects are never followed: a 3xx is a permanent failure. */
-export function outcomeOfStatus(status: number): 'delivered' | 'retryable' | 'permanent' | 'gone' {
-  if (status >= 200 && status < 300) return 'delivered';
-  if (status === 410) return 'gone';
-  if (status === 408 || status === 409 || status === 425 || status === 429 || status >= 500) return 'retryable';
-  return 'permanent';
 }

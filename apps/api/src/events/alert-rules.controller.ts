@@ -13,7 +13,7 @@ import { CurrentPrincipal, type Principal } from '#auth';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
 import { NoQueryDto } from '../http/no-query.dto.js';
 import { SuccessEnvelope } from '../http/success-envelope.interceptor.js';
-import { IdParamsDto, RuleBodyDto, RuleResponseDto, RulesQueryDto, RulesResponseDto } from './alerts.dto.js';
+import { IdParamsDto, RuleBodyDto, RuleResponseDto, RulesQueryDto, RulesResponseDto } from './events.dto.js';
 
 @ApiTags('alerts')
 @ApiBearerAuth()

@@ -13,7 +13,7 @@ import { CurrentPrincipal, type Principal } from '#auth';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
 import { NoQueryDto } from '../http/no-query.dto.js';
 import { SuccessEnvelope } from '../http/success-envelope.interceptor.js';
-import { EndpointBodyDto, EndpointHealthResponseDto, EndpointResponseDto, EndpointsResponseDto, IdParamsDto } from './alerts.dto.js';
+import { EndpointBodyDto, EndpointHealthResponseDto, EndpointResponseDto, EndpointsResponseDto, IdParamsDto } from './events.dto.js';
 
 // An endpoint belongs to the calling consumer: another consumer's id is a 404, like a missing one.
 @ApiTags('alerts')

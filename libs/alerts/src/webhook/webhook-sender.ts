@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { Agent, errors, request } from 'undici';
-import { outcomeOfStatus, parseRetryAfter } from './retry-policy.js';
+import { outcomeOfStatus, parseRetryAfter } from './webhook-response.js';
 import { refusedAddressReason, refusedUrlReason } from './ssrf-guard.js';
 
 export interface WebhookAttemptResult {
