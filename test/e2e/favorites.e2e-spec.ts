@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '#database';
-import { FavoritesService, MarketStateWriter } from '#market';
+import { FavoritesWriter, MarketStateWriter } from '#market';
 import { address, exchangeState, positionState, startedWriter, walletState } from '#testing';
 import { ApiHarness } from '../support/api-harness.js';
 
@@ -279,7 +279,7 @@ describe('account routes: favourites, wallet profile, cohort summary', () => {
 
     it(`keeps at most 1000 per consumer`, async () => {
       const third = await api.createConsumer({ name: 'favorites-three' });
-      const favorites = api.app.get(FavoritesService);
+      const favorites = api.app.get(FavoritesWriter);
       for (const wallet of MANY.slice(0, 1000)) await favorites.add(third.consumerId, wallet);
       const res = await put(favorite(MANY[1000]!), third.token);
       expect(res.status).toBe(400);

@@ -12,14 +12,20 @@ export class ApiHarness {
     readonly config: AppConfig,
   ) {}
 
-  /** Starts an api; `reset` empties the database and the worker's Redis keys first. */
-  static async start(options: { reset?: boolean; env?: Record<string, string> } = {}): Promise<ApiHarness> {
+  /**
+   * Starts an api; `reset` empties the database and the worker's Redis keys first, `beforeInit` changes the
+   * app before its routes are set up (a global interceptor of the test's).
+   */
+  static async start(
+    options: { reset?: boolean; env?: Record<string, string>; beforeInit?: (app: NestExpressApplication) => void } = {},
+  ): Promise<ApiHarness> {
     const config = useTestEnvironment(options.env);
     if (options.reset ?? true) {
       await resetDatabase(config.DATABASE_URL);
       await resetRedis(config.REDIS_URL, config.REDIS_PREFIX);
     }
     const app = await createApiApp();
+    options.beforeInit?.(app);
     await app.init();
     return new ApiHarness(app, config);
   }

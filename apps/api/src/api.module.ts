@@ -3,7 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AlertsManagementModule } from '#alerts';
 import { ApiAccessGuard, ApiAuthModule } from '#auth';
 import { DatabaseModule } from '#database';
-import { MarketReadModule } from '#market';
+import { FavoritesWriteModule, MarketReadModule } from '#market';
 import { Metrics, RuntimeModule } from '#runtime';
 import { AppConfig } from '#config';
 import { RequestObserver } from './http/request-observer.js';
@@ -37,7 +37,7 @@ import { WebhookDeliveriesController } from './events/webhook-deliveries.control
 import { WebhookEndpointsController } from './events/webhook-endpoints.controller.js';
 
 @Module({
-  imports: [RuntimeModule.forApp('api'), DatabaseModule, ApiAuthModule, MarketReadModule, AlertsManagementModule],
+  imports: [RuntimeModule.forApp('api'), DatabaseModule, ApiAuthModule, MarketReadModule, FavoritesWriteModule, AlertsManagementModule],
   controllers: [
     LiquidationFillsController,
     LiquidationRiskController,

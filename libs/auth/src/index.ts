@@ -1,6 +1,7 @@
 export * from './accounts.module.js';
 export * from './api-auth.module.js';
 export * from './consumers/plans.js';
+export * from './consumers/consumer.repository.js';
 export * from './consumers/consumer.service.js';
 export * from './consumers/consumer-directory.service.js';
 export * from './guards/api-access.guard.js';

@@ -3,3 +3,4 @@ export * from './database.module.js';
 export * from './sql/index.js';
 export * from './writer-steps.js';
 export * from './read-versions/read-versions.repository.js';
+export * from './read-versions/read-tables.js';

@@ -1,5 +1,6 @@
 export * from './segments/segments.js';
 export * from './read/index.js';
+export * from './favorites/index.js';
 export * from './facts/index.js';
 export * from './closed-trades/closed-trade.types.js';
 export * from './closed-trades/closed-trade.builder.js';

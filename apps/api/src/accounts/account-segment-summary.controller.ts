@@ -14,7 +14,7 @@ export class AccountSegmentSummaryController {
   constructor(private readonly summaries: SegmentSummaryService) {}
 
   @Get(':segmentId/summary')
-  @CachedRead({ reads: ['state'] })
+  @CachedRead(SegmentSummaryService)
   @ApiOperation({
     summary: "A cohort's currently open perp positions (the dashboard's path)",
     description: 'The same summary, parameters and body as GET /api/external/segments/{segmentId}/summary.',

@@ -14,7 +14,7 @@ export class BuildersController {
   constructor(private readonly builders: BuildersService) {}
 
   @Get('list/timeframe/:timeframe')
-  @CachedRead({ reads: ['projections', 'facts'] })
+  @CachedRead(BuildersService)
   @ApiOperation({
     summary: 'Builders (third-party front-ends) by revenue over a timeframe',
     description:
@@ -28,7 +28,7 @@ export class BuildersController {
   }
 
   @Get(':builder/profile')
-  @CachedRead({ reads: ['projections', 'facts'] })
+  @CachedRead(BuildersService)
   @ApiOperation({
     summary: "A builder's profile: revenue, fee, milestones, activity series and distributions",
     description:

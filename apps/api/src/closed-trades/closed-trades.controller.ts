@@ -22,7 +22,7 @@ export class ClosedTradesController {
   ) {}
 
   @Get()
-  @CachedRead({ reads: ['projections'], wallClock: true })
+  @CachedRead(ClosedTradesService, { wallClock: true })
   @ApiOperation({
     summary: "A wallet's closed trades, newest close time first",
     description:
@@ -35,7 +35,7 @@ export class ClosedTradesController {
   }
 
   @Get('summary')
-  @CachedRead({ reads: ['projections'], wallClock: true })
+  @CachedRead(ClosedTradesSummaryService, { wallClock: true })
   @SuccessEnvelope()
   @ApiOperation({
     summary: "A wallet's closed-trade summary, overall and per coin",

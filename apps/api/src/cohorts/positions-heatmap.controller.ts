@@ -13,7 +13,7 @@ export class PositionsHeatmapController {
   constructor(private readonly heatmaps: PositionsHeatmapService) {}
 
   @Get('heatmap')
-  @CachedRead({ reads: ['state'] })
+  @CachedRead(PositionsHeatmapService)
   @ApiOperation({
     summary: 'Open positions per coin and cohort, as of the latest state update',
     description:

@@ -14,7 +14,7 @@ export class SegmentSummaryController {
   constructor(private readonly summaries: SegmentSummaryService) {}
 
   @Get(':segmentId/summary')
-  @CachedRead({ reads: ['state'] })
+  @CachedRead(SegmentSummaryService)
   @ApiOperation({
     summary: "A cohort's currently open perp positions",
     description:

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, HttpCode, HttpStatus, Param, Put, Query } from
 import { ApiBearerAuth, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '#auth';
 import type { Principal } from '#auth';
-import { FAVORITES_MAX, FavoritesService } from '#market';
+import { FAVORITES_MAX, FavoritesService, FavoritesWriter } from '#market';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
 import { NoQueryDto } from '../http/no-query.dto.js';
 import { SuccessEnvelope } from '../http/success-envelope.interceptor.js';
@@ -14,7 +14,10 @@ import { FavoriteAddressParamsDto, FavoriteResponseDto, FavoritesResponseDto } f
 @ApiStandardErrors()
 @Controller('api/favorites/accounts')
 export class FavoritesController {
-  constructor(private readonly favorites: FavoritesService) {}
+  constructor(
+    private readonly favorites: FavoritesService,
+    private readonly writer: FavoritesWriter,
+  ) {}
 
   @Get()
   @SuccessEnvelope()
@@ -36,7 +39,7 @@ export class FavoritesController {
   @ApiOkResponse({ type: FavoriteResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'A wallet the service has not seen' })
   add(@Param() params: FavoriteAddressParamsDto, @Query() _query: NoQueryDto, @CurrentPrincipal() principal: Principal) {
-    return this.favorites.add(principal.consumerId, params.address);
+    return this.writer.add(principal.consumerId, params.address);
   }
 
   @Delete(':address')
@@ -48,6 +51,6 @@ export class FavoritesController {
     @Query() _query: NoQueryDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<void> {
-    await this.favorites.remove(principal.consumerId, params.address);
+    await this.writer.remove(principal.consumerId, params.address);
   }
 }

@@ -13,7 +13,7 @@ export class HoldersController {
   constructor(private readonly holders: HoldersService) {}
 
   @Get()
-  @CachedRead({ reads: ['state', 'favorites'] })
+  @CachedRead(HoldersService)
   @ApiOperation({
     summary: 'Holders of HYPE, the exchange token',
     description:

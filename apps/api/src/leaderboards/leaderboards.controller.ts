@@ -13,7 +13,7 @@ export class LeaderboardsController {
   constructor(private readonly leaderboards: LeaderboardsService) {}
 
   @Get('all-pnl')
-  @CachedRead({ reads: ['state', 'favorites'] })
+  @CachedRead(LeaderboardsService)
   @ApiOperation({
     summary: 'Every known wallet by day, week, month or all-time perp PnL',
     description:

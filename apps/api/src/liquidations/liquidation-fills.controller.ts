@@ -13,7 +13,7 @@ export class LiquidationFillsController {
   constructor(private readonly fills: LiquidationFillsService) {}
 
   @Get('liquidation')
-  @CachedRead({ reads: ['facts', 'state'] })
+  @CachedRead(LiquidationFillsService)
   @ApiOperation({
     summary: 'Raw liquidation fills, newest first',
     description:

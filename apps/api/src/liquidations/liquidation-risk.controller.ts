@@ -13,7 +13,7 @@ export class LiquidationRiskController {
   constructor(private readonly risk: LiquidationRiskService) {}
 
   @Get(':segmentId/assets/liquidation-risk')
-  @CachedRead({ reads: ['state'] })
+  @CachedRead(LiquidationRiskService)
   @ApiOperation({
     summary: "Liquidation risk by coin of a cohort's open positions",
     description:

@@ -19,7 +19,7 @@ export class OrderSnapshotsController {
   constructor(private readonly snapshots: OrderSnapshotPagesService) {}
 
   @Get('latest-snapshot-timestamp')
-  @CachedRead({ reads: ['facts'] })
+  @CachedRead(OrderSnapshotPagesService)
   // Express sends a returned string as text/html: the contract's body is a JSON string.
   @Header('Content-Type', 'application/json; charset=utf-8')
   @ApiOperation({
@@ -33,7 +33,7 @@ export class OrderSnapshotsController {
   }
 
   @Get('latest')
-  @CachedRead({ reads: ['facts', 'state'] })
+  @CachedRead(OrderSnapshotPagesService)
   @ApiOperation({ summary: 'The open orders of the newest 5-minute snapshot', description: PAGE_RULES })
   @ApiOkResponse({ type: OrderSnapshotPageDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No snapshot has been taken yet, or an unknown coin' })
@@ -42,7 +42,7 @@ export class OrderSnapshotsController {
   }
 
   @Get(':snapshotTime')
-  @CachedRead({ reads: ['facts', 'state'], wallClock: true })
+  @CachedRead(OrderSnapshotPagesService, { wallClock: true })
   @ApiOperation({ summary: 'The open orders of the 5-minute snapshot at snapshotTime', description: PAGE_RULES })
   @ApiOkResponse({ type: OrderSnapshotPageDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No snapshot was taken at that time, or an unknown coin' })

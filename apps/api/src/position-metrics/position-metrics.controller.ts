@@ -25,7 +25,7 @@ export class PositionMetricsController {
   ) {}
 
   @Get('general')
-  @CachedRead({ reads: ['state'], wallClock: true })
+  @CachedRead(MarketMetricsService, { wallClock: true })
   @ApiOperation({
     summary: 'Market-wide snapshots, newest first',
     description:
@@ -37,7 +37,7 @@ export class PositionMetricsController {
   }
 
   @Get('coin/:coin/segment/:segment')
-  @CachedRead({ reads: ['state', 'facts'] })
+  @CachedRead(CohortMetricsService)
   @ApiOperation({
     summary: "One cohort's position snapshots of a coin, newest first",
     description:
@@ -51,7 +51,7 @@ export class PositionMetricsController {
   }
 
   @Get('coin/:coin')
-  @CachedRead({ reads: ['state', 'facts'] })
+  @CachedRead(CohortMetricsService)
   @ApiOperation({
     summary: "Every cohort's position series of a coin, about every 12 hours",
     description:

@@ -13,7 +13,7 @@ export class OpenPositionsHistoryController {
   constructor(private readonly history: OpenPositionsHistoryService) {}
 
   @Get(':coin/open-positions/history')
-  @CachedRead({ reads: ['state', 'facts'] })
+  @CachedRead(OpenPositionsHistoryService)
   @ApiOperation({
     summary: "A coin's open-position count and value over time, newest first",
     description:

@@ -13,7 +13,7 @@ export class PositionsController {
   constructor(private readonly positions: PositionsService) {}
 
   @Get()
-  @CachedRead({ reads: ['state', 'facts', 'favorites'], wallClock: true })
+  @CachedRead(PositionsService, { wallClock: true })
   @ApiOperation({
     summary: 'Historical positions open at any moment of [start, end], newest open time first',
     description:

@@ -13,7 +13,7 @@ export class WalletsController {
   constructor(private readonly wallets: WalletsService) {}
 
   @Get()
-  @CachedRead({ reads: ['state', 'favorites'] })
+  @CachedRead(WalletsService)
   @ApiOperation({
     summary: 'Wallet profiles, one offset page at a time, as of the latest state update',
     description:

@@ -48,6 +48,38 @@ describe('ConsumerRepository', () => {
     ]);
   });
 
+  it("keeps the consumer's row locked until the transaction ends: a second lock of it waits for the first", async () => {
+    const { id } = await repository.create(dataSource, { name: 'Caps', plan: 'tier1' });
+    const steps: string[] = [];
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    let locked!: () => void;
+    const firstLocked = new Promise<void>((resolve) => (locked = resolve));
+    const first = dataSource.transaction(async (q) => {
+      await repository.lockForUpdate(q, id);
+      steps.push('first locked');
+      locked();
+      await ended;
+      steps.push('first ends');
+    });
+    await firstLocked;
+    const second = dataSource.transaction(async (q) => {
+      await repository.lockForUpdate(q, id);
+      steps.push('second locked');
+    });
+    // Ended once Postgres shows the second waiting on a lock (or, were the row not locked, once it went through).
+    const waiting = async () =>
+      (
+        await dataSource.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        )
+      )[0].n as number;
+    while ((await waiting()) === 0 && !steps.includes('second locked')) await new Promise((resolve) => setTimeout(resolve, 10));
+    end();
+    await Promise.all([first, second]);
+    expect(steps).toEqual(['first locked', 'first ends', 'second locked']);
+  });
+
   it('finds no consumer for an unknown id', async () => {
     expect(await repository.findById(dataSource, 987_654)).toBeNull();
   });

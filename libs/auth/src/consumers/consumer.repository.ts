@@ -48,6 +48,15 @@ export class ConsumerRepository {
     return toRow(rows[0]!);
   }
 
+  /**
+   * Locks the consumer's row until `q`'s transaction ends: what is counted against the consumer's caps
+   * (its webhook endpoints, its alert rules) is created one at a time, so two concurrent creations never
+   * both pass the count.
+   */
+  async lockForUpdate(q: SqlRunner, id: number): Promise<void> {
+    await q.query(`SELECT 1 FROM consumers WHERE id = $1 FOR UPDATE`, [id]);
+  }
+
   async findById(q: SqlRunner, id: number): Promise<ConsumerRow | null> {
     const rows: ConsumerRecord[] = await q.query(`SELECT ${COLUMNS} FROM consumers WHERE id = $1`, [id]);
     return rows.length ? toRow(rows[0]!) : null;

@@ -17,6 +17,7 @@ import { CohortPrecomputed1765110000000 } from './1765110000000-cohort-precomput
 import { WalletRankings1765300000000 } from './1765300000000-wallet-rankings.migration.js';
 import { WalletPnlPeriods1765310000000 } from './1765310000000-wallet-pnl-periods.migration.js';
 import { ReadVersions1765400000000 } from './1765400000000-read-versions.migration.js';
+import { WalletFavoriteCounts1765420000000 } from './1765420000000-wallet-favorite-counts.migration.js';
 
 /** In the order they run; a new migration is appended here. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   WalletRankings1765300000000,
   WalletPnlPeriods1765310000000,
   ReadVersions1765400000000,
+  WalletFavoriteCounts1765420000000,
 ];

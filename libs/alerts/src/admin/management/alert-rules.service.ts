@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ConsumerRepository } from '#auth';
 import { InvalidInputError, NotFoundError } from '#errors';
 import { AlertRulesRepository, type AlertRuleRecord } from '../rules/alert-rules.repository.js';
 import { validateEventType, validateRule } from '../rules/rule-validation.js';
@@ -22,6 +23,7 @@ export class AlertRulesService {
     private readonly dataSource: DataSource,
     private readonly rules: AlertRulesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
+    private readonly consumers: ConsumerRepository,
   ) {}
 
   private endpointId(value: unknown): number {
@@ -34,7 +36,7 @@ export class AlertRulesService {
     const rule = validateRule({ eventType: input.eventType, addresses: input.addresses, filters: input.filters });
     const webhookEndpointId = this.endpointId(input.webhookEndpointId);
     return this.dataSource.transaction(async (q) => {
-      await q.query(`SELECT 1 FROM consumers WHERE id = $1 FOR UPDATE`, [consumerId]);
+      await this.consumers.lockForUpdate(q, consumerId);
       if (!(await this.endpoints.get(q, consumerId, webhookEndpointId)))
         throw new NotFoundError(`webhook endpoint ${webhookEndpointId} not found`);
       if ((await this.rules.count(q, consumerId)) >= MAX_RULES_PER_CONSUMER)

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConsumerRepository } from '#auth';
 import { DeliveryQueue } from '../../queue/delivery.queue.js';
 import { AlertRulesRepository } from '../rules/alert-rules.repository.js';
 import { AlertRulesService } from './alert-rules.service.js';
@@ -10,6 +11,7 @@ import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 /** What the api's `/events` routes call. Needs a DataSource and the KeysetCursorCodec (DatabaseModule's). */
 @Module({
   providers: [
+    ConsumerRepository,
     AlertRulesRepository,
     WebhookEndpointsRepository,
     DeliveryLogRepository,

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ConsumerRepository } from '#auth';
 import { AppConfig } from '#config';
 import { InvalidInputError, NotFoundError } from '#errors';
 import { DeliveryQueue } from '../../queue/delivery.queue.js';
@@ -41,6 +42,7 @@ export class WebhookEndpointsService {
     private readonly rules: AlertRulesRepository,
     private readonly log: DeliveryLogRepository,
     private readonly queue: DeliveryQueue,
+    private readonly consumers: ConsumerRepository,
   ) {}
 
   private url(value: unknown): string {
@@ -81,8 +83,7 @@ export class WebhookEndpointsService {
       description: this.description(input.description),
     };
     return this.dataSource.transaction(async (q) => {
-      // The consumer's row is the lock that keeps two concurrent creations from both passing the count.
-      await q.query(`SELECT 1 FROM consumers WHERE id = $1 FOR UPDATE`, [consumerId]);
+      await this.consumers.lockForUpdate(q, consumerId);
       if ((await this.endpoints.count(q, consumerId)) >= MAX_ENDPOINTS_PER_CONSUMER) {
         throw new InvalidInputError('url', `at most ${MAX_ENDPOINTS_PER_CONSUMER} webhook endpoints per account; delete one first`);
       }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { epochMs, isoTime, type SqlRunner } from '#database';
+import { epochMs, isoTime, type SqlRunner, ReadsTables } from '#database';
 import { builderWindow, DAY_MS, HOUR_MS, PERCENTILE_GROUPS, type BuilderTimeframe } from './builder-timeframes.js';
 import type {
   BuilderActivityPoint,
@@ -26,6 +26,7 @@ const BUCKETS = {
  * builder_totals, exchange_volume_hourly) and the exchange "now" they are current to.
  */
 @Injectable()
+@ReadsTables('builder_totals', 'builder_activity_hourly', 'exchange_volume_hourly', 'projection_checkpoints', 'fills')
 export class BuildersQueries {
   /** The newest fill any projection has taken in, epoch ms (the exchange "now" of the aggregates); null before any. */
   async newestFillTime(q: SqlRunner): Promise<number | null> {

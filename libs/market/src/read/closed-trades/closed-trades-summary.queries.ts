@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isoTime, type SqlRunner } from '#database';
+import { isoTime, type SqlRunner, ReadsTables } from '#database';
 
 /** Which of a wallet's trades a summary covers. */
 export type SummaryScope = { closedSince: number | null } | { latest: number };
@@ -66,6 +66,7 @@ const money = (sql: string, alias: string) => `trim_scale(coalesce(${sql}, 0))::
 
 /** What the closed-trades summary route reads: one pass of SQL aggregates over the wallet's trades in scope. */
 @Injectable()
+@ReadsTables('closed_trades')
 export class ClosedTradesSummaryQueries {
   /**
    * The wallet-level row and one row per coin (by coin), computed in Postgres so no trade is loaded:

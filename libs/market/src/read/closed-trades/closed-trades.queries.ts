@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { epochMs, isoTime, keysetPage, ListQuery, type SqlRunner } from '#database';
+import { epochMs, isoTime, keysetPage, ListQuery, type SqlRunner, ReadsTables } from '#database';
 import type { ClosedTrade } from '../../closed-trades/closed-trade.types.js';
 
 /** Where a page of one wallet's trades ended: the last trade's close time and hash (newest first). */
@@ -85,6 +85,7 @@ function toTrade(r: TradeRecord): ClosedTrade {
 
 /** What the closed-trades routes read of the `closed_trades` table the fill projector fills. */
 @Injectable()
+@ReadsTables('closed_trades')
 export class ClosedTradesQueries {
   /** One wallet's trades closed in [startTime, endTime], newest first, keyset-paginated. */
   async listByAddress(q: SqlRunner, query: ClosedTradesQuery): Promise<ClosedTradesPage> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { jsonDecimal, jsonRows, type JsonText, type SqlRunner } from '#database';
+import { jsonDecimal, jsonRows, type JsonText, type SqlRunner, ReadsTables } from '#database';
 import { SEGMENTS } from '../../segments/segments.js';
 import type { CohortPositionWindow } from './cohorts.types.js';
 
@@ -9,6 +9,7 @@ const SIZE_SEGMENT_IDS = SEGMENTS.filter((s) => s.category === 'size').map((s) =
 const COHORT_IDS = SEGMENTS.map((s) => s.id).sort((a, b) => a - b);
 
 @Injectable()
+@ReadsTables('cohort_position_snapshots', 'state_updates')
 export class PositionsHeatmapQueries {
   /**
    * The heatmap of the latest state update as the contract's JSON array (HeatmapCoin objects), coins by

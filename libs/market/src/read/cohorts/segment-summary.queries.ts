@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { SqlRunner } from '#database';
+import { type SqlRunner, ReadsTables } from '#database';
 import type { CohortPositionWindow } from './cohorts.types.js';
 
 /** A cohort's open-position totals; decimals are exact strings, ratios rounded to 8 decimals. */
@@ -38,6 +38,7 @@ interface SummaryRecord {
  * they stand now (StateSnapshotsRepository.openPositions).
  */
 @Injectable()
+@ReadsTables('cohort_summary_snapshots', 'state_updates')
 export class SegmentSummaryQueries {
   /**
    * One cohort's open positions, summed per wallet and then over the wallets ("traders in position").

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { type SqlRunner } from '#database';
+import { type SqlRunner, ReadsTables } from '#database';
 
 /** The markets the service knows: traded in a stored fill, or held in a position of a state update. */
 @Injectable()
+@ReadsTables('market_prices', 'positions')
 export class CoinsQueries {
   /** The stored spelling of `coin`, matched without regard to case; null for a market never seen. */
   async canonical(q: SqlRunner, coin: string): Promise<string | null> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import QueryStream from 'pg-query-stream';
-import { driverConnection, jsonIsoTime, type SqlRunner } from '#database';
+import { driverConnection, jsonIsoTime, type SqlRunner, ReadsTables } from '#database';
 
 export interface LatestUpdate {
   height: number;
@@ -37,6 +37,7 @@ const EQUITY_COLUMNS =
 
 /** What the export files are built from; run in one repeatable-read transaction, so a file is one state update's. */
 @Injectable()
+@ReadsTables('state_updates', 'positions', 'wallets', 'wallets_equity_history', 'position_size_snapshots')
 export class ExportsQueries {
   async latestUpdate(q: SqlRunner): Promise<LatestUpdate | null> {
     const rows: Array<{ height: string; state_time: Date }> = await q.query(

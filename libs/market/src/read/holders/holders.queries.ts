@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { epochMs, type SqlRunner } from '#database';
-import { toWalletProfileRecord, walletProfileColumns, type WalletProfileRow } from '../wallets/wallets.queries.js';
+import { epochMs, type SqlRunner, ReadsTables } from '#database';
+import { favoriteCountJoin, toWalletProfileRecord, walletProfileColumns, type WalletProfileRow } from '../wallets/wallets.queries.js';
 import type { HolderField, HolderHistoryRecord, HolderRecord } from './holders.types.js';
 
 /** The column of the `holders` set below for each field a page can be ordered or ranked by (never user text in SQL). */
@@ -65,6 +65,7 @@ function historyOf(r: Row, alias: string): HolderHistoryRecord | null {
 
 /** What the HYPE holders route reads: wallets holding HYPE and their balance history. */
 @Injectable()
+@ReadsTables('wallets', 'holder_history', 'state_updates', 'wallet_favorite_counts')
 export class HoldersQueries {
   /**
    * Wallets with HYPE (spot plus staked above 0) as of their latest state update, ranked by `rankBy`
@@ -93,6 +94,7 @@ export class HoldersQueries {
                 ${historyColumns('d')}, ${historyColumns('wk')}
          -- The page first, then its rows' history: looked up for every holder, the history cost a minute on 90,000 holders.
          FROM (SELECT * FROM ranked r ORDER BY ${pageOrder} OFFSET $1 LIMIT $2) r CROSS JOIN n
+         ${favoriteCountJoin('r')}
          ${historyAt('d', 24)}
          ${historyAt('wk', 7 * 24)}
          ORDER BY ${pageOrder}

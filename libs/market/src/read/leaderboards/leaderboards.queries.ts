@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { epochMs, type SqlRunner } from '#database';
+import { epochMs, type SqlRunner, ReadsTables } from '#database';
+import { FAVORITE_COUNT, favoriteCountJoin } from '../wallets/wallets.queries.js';
 import type { PnlField, PnlLeaderboardRecords } from './leaderboards.types.js';
 
 /** The column of the `pnl` set below holding each leaderboard figure (a fixed list: never user text in SQL). */
@@ -42,8 +43,9 @@ interface LeaderboardRow {
   perp_pnl: string;
 }
 
-/** What the PnL leaderboard reads: wallets, their PnL history and their open positions. */
+/** What the PnL leaderboard reads: wallets, their PnL periods, favourite counts and open positions. */
 @Injectable()
+@ReadsTables('wallets', 'wallet_pnl_periods', 'positions', 'state_updates', 'wallet_favorite_counts')
 export class LeaderboardsQueries {
   /**
    * Every known wallet with its PnL over the last 24 hours, 7 and 30 days before the latest state update
@@ -75,10 +77,11 @@ export class LeaderboardsQueries {
                 (SELECT p.coin FROM positions p WHERE p.address = r.address AND p.close_time IS NULL ORDER BY p.value DESC, p.coin COLLATE "C" LIMIT 1) AS top_holding,
                 trim_scale(r.pnl_day)::text AS pnl_day, trim_scale(r.pnl_week)::text AS pnl_week, trim_scale(r.pnl_month)::text AS pnl_month,
                 trim_scale(r.pnl_all_time)::text AS pnl_all_time, r.rank,
-                w.x_user_id, w.display_name, w.emoji, w.verified, w.size_segment_id, w.pnl_segment_id, w.favorite_count,
+                w.x_user_id, w.display_name, w.emoji, w.verified, w.size_segment_id, w.pnl_segment_id, ${FAVORITE_COUNT},
                 ${epochMs('w.earliest_activity_at')} AS earliest_activity_at, trim_scale(w.perp_pnl)::text AS perp_pnl
          FROM (SELECT * FROM ranked r ORDER BY r.${orderBy} ${query.descending ? 'DESC' : 'ASC'}, r.address OFFSET $1 LIMIT $2) r
          JOIN wallets w ON w.address = r.address CROSS JOIN n
+         ${favoriteCountJoin()}
          ORDER BY r.${orderBy} ${query.descending ? 'DESC' : 'ASC'}, r.address
        ) page ON TRUE`,
       [query.offset, query.limit],

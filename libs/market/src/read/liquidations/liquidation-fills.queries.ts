@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { epochMs, isoTime, jsonDecimal, jsonIsoTime, type JsonKeysetPage, jsonKeysetPage, ListQuery, type SqlRunner } from '#database';
+import {
+  epochMs,
+  isoTime,
+  jsonDecimal,
+  jsonIsoTime,
+  type JsonKeysetPage,
+  jsonKeysetPage,
+  ListQuery,
+  type SqlRunner,
+  ReadsTables,
+} from '#database';
 import type { LiquidationFillCursor, LiquidationFillFilters } from './liquidations.types.js';
 
 export interface LiquidationFillsQuery extends LiquidationFillFilters {
@@ -48,6 +58,7 @@ const KEYS = [epochMs('time'), 'tid::text', 'address'];
  * 1764200000000 (without them a rare coin or a wallet walked every liquidation ever stored).
  */
 @Injectable()
+@ReadsTables('fills')
 export class LiquidationFillsQueries {
   /**
    * One page newest first, by (time, tid, address) descending, the keyset of the cursor, as the

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type SqlRunner } from '#database';
+import { type SqlRunner, ReadsTables } from '#database';
 import type { LiquidationRiskRecords } from './liquidations.types.js';
 
 export interface LiquidationRiskQuery {
@@ -23,6 +23,7 @@ interface RiskRow {
  * (StateSnapshotsRepository.openPositions). A cohort with no position in a coin has no row.
  */
 @Injectable()
+@ReadsTables('cohort_position_snapshots', 'state_updates')
 export class LiquidationRiskQueries {
   /**
    * One page of the coins a cohort holds open positions in, by total value descending and coin ascending

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { keysetPage, ListQuery, type SqlRunner } from '#database';
+import { keysetPage, ListQuery, type SqlRunner, ReadsTables } from '#database';
 import type { OpenOrderCursor, OpenOrderFilters, OpenOrderRecord, OpenOrdersPage, OrderSnapshot } from '../../orders/open-order.types.js';
 
 const COLUMNS = [
@@ -93,6 +93,7 @@ function toRecord(r: IntervalRow, snapshotTs: string): OpenOrderRecord {
 
 /** What the order-snapshot routes read: the snapshots the open-orders writer takes, as validity intervals. */
 @Injectable()
+@ReadsTables('open_order_snapshots', 'open_order_intervals')
 export class OrderSnapshotsQueries {
   async latestSnapshot(q: SqlRunner): Promise<OrderSnapshot | null> {
     const rows: SnapshotRow[] = await q.query(

@@ -9,6 +9,7 @@ import {
   JsonText,
   ListQuery,
   type SqlRunner,
+  ReadsTables,
 } from '#database';
 import type { PositionRecencyTimeframe } from './position-metrics.types.js';
 
@@ -34,6 +35,7 @@ const longShare = (long: string, total: string) =>
 
 /** What the position-metrics cohort routes read: `cohort_position_snapshots` along the `state_updates` record. */
 @Injectable()
+@ReadsTables('cohort_position_snapshots', 'state_updates')
 export class CohortMetricsQueries {
   /**
    * One row per state update in [start, end], newest first, keyset-paginated on the update time, as the

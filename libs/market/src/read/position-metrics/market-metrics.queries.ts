@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { epochMs, isoTime, jsonDecimal, jsonIsoTime, type JsonKeysetPage, jsonKeysetPage, ListQuery, type SqlRunner } from '#database';
+import {
+  epochMs,
+  isoTime,
+  jsonDecimal,
+  jsonIsoTime,
+  type JsonKeysetPage,
+  jsonKeysetPage,
+  ListQuery,
+  type SqlRunner,
+  ReadsTables,
+} from '#database';
 
 /** The contract's "Market-wide snapshot", in its field order. */
 const FIELDS = {
@@ -26,6 +36,7 @@ export interface MarketSnapshotsQuery {
 
 /** What the market-wide position-metrics route reads: `market_snapshots`, one row per state update. */
 @Injectable()
+@ReadsTables('market_snapshots')
 export class MarketMetricsQueries {
   /**
    * Snapshots in [start, end], newest first, keyset-paginated on their (unique, indexed) time, as the

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isoTime, jsonDecimal, jsonIsoTime, jsonRows, type JsonText, type SqlRunner } from '#database';
+import { isoTime, jsonDecimal, jsonIsoTime, jsonRows, type JsonText, type SqlRunner, ReadsTables } from '#database';
 
 export interface OpenPositionsHistoryQuery {
   /** The stored spelling of the market. */
@@ -18,6 +18,7 @@ const PREVIOUS_BOUNDARY = (t: string) =>
 
 /** What the per-coin position-count series reads: the state updates and their cohort snapshots. */
 @Injectable()
+@ReadsTables('cohort_position_snapshots', 'state_updates')
 export class OpenPositionsHistoryQueries {
   /**
    * Newest first: the newest update in [start, end], then, for each 2-hour UTC boundary going back, the

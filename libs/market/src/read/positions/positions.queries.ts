@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { epochMs, isoTime, jsonDecimal, jsonIsoTime, type JsonKeysetPage, jsonKeysetPage, ListQuery, type SqlRunner } from '#database';
+import {
+  epochMs,
+  isoTime,
+  jsonDecimal,
+  jsonIsoTime,
+  type JsonKeysetPage,
+  jsonKeysetPage,
+  ListQuery,
+  type SqlRunner,
+  ReadsTables,
+} from '#database';
 import type { SegmentCategory } from '../../segments/segments.js';
 
 /** Where a page ended: the last position's open time (epoch ms) and id (newest first). */
@@ -55,6 +65,7 @@ const SEGMENT_COLUMN: Record<SegmentCategory, string> = { size: 'size_segment_id
 
 /** What the historical-positions route reads of the `positions` table the state writer keeps. */
 @Injectable()
+@ReadsTables('positions', 'wallets')
 export class PositionsQueries {
   /**
    * One page of the positions open at some moment of [start, end] (opened at or before `end`, and

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { epochMs, type SqlRunner } from '#database';
+import { epochMs, type SqlRunner, ReadsTables } from '#database';
 
 /** The single `state_status` row; times are epoch ms. */
 export interface StateStatusRow {
@@ -23,6 +23,7 @@ const toNumber = (value: string | null): number | null => (value === null ? null
 const ms = (column: string): string => `${epochMs(`date_trunc('milliseconds', ${column})`)} AS ${column}`;
 
 @Injectable()
+@ReadsTables('state_status')
 export class StateStatusQueries {
   /** Null before the first exchange state was seen. */
   async read(q: SqlRunner): Promise<StateStatusRow | null> {

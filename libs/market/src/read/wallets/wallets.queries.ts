@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { epochMs, ListQuery, type SqlRunner } from '#database';
+import { epochMs, ListQuery, type SqlRunner, ReadsTables } from '#database';
 import { rankedRange, WALLET_RANKING_CHUNK } from '../../state/wallet-rankings.js';
 import type { WalletOrderField } from './wallets.types.js';
 
@@ -50,11 +50,20 @@ export interface WalletProfileRow {
 const txt = (expression: string): string => `trim_scale(${expression})::text`;
 
 /**
- * The profile columns of a wallets row (aliased `w` unless given). The output names equal column names: an ORDER BY
- * next to them must name `w.<column>` (a bare name would sort by the text).
+ * A wallet's favourite count lives beside the wallets row, in the favourites' own table (one domain per
+ * table: the rows are the state writer's): `favoriteCountJoin(w)` joins it to the wallets row aliased `w`,
+ * FAVORITE_COUNT reads it (0 for a wallet no consumer favours, which has no row).
+ */
+export const favoriteCountJoin = (w = 'w'): string => `LEFT JOIN wallet_favorite_counts fc ON fc.address = ${w}.address`;
+export const FAVORITE_COUNT = 'coalesce(fc.favorite_count, 0) AS favorite_count';
+
+/**
+ * The profile columns of a wallets row (aliased `w` unless given) with its favourite count, which needs
+ * FAVORITE_COUNT_JOIN of the same row in the FROM. The output names equal column names: an ORDER BY next to
+ * them must name `w.<column>` (a bare name would sort by the text).
  */
 export const walletProfileColumns = (w = 'w'): string => `
-  ${w}.address, ${w}.x_user_id, ${w}.display_name, ${w}.emoji, ${w}.verified, ${w}.size_segment_id, ${w}.pnl_segment_id, ${w}.favorite_count,
+  ${w}.address, ${w}.x_user_id, ${w}.display_name, ${w}.emoji, ${w}.verified, ${w}.size_segment_id, ${w}.pnl_segment_id, ${FAVORITE_COUNT},
   ${txt(`${w}.total_equity`)} AS total_equity, ${epochMs(`${w}.earliest_activity_at`)} AS earliest_activity_at,
   ${txt(`${w}.perp_pnl`)} AS perp_pnl, ${txt(`${w}.perp_equity`)} AS perp_equity, ${txt(`${w}.exposure_ratio`)} AS exposure_ratio,
   ${txt(`${w}.perp_bias`)} AS perp_bias, ${txt(`${w}.open_value`)} AS open_value, ${txt(`${w}.sum_upnl`)} AS sum_upnl,
@@ -124,8 +133,9 @@ function orderBy(field: WalletOrderField, descending: boolean): string {
   return column === 'address' ? key : `${key}, w.address ${direction}`;
 }
 
-/** What the wallet routes read of the `wallets` table the state writer keeps. */
+/** What the wallet routes read of the `wallets` table the state writer keeps, with each wallet's favourite count. */
 @Injectable()
+@ReadsTables('wallets', 'wallet_rankings', 'wallet_rankings_status', 'wallet_favorite_counts')
 export class WalletsQueries {
   /**
    * One offset page of the wallets matching the filters, with their number. Without filters the number
@@ -163,7 +173,7 @@ export class WalletsQueries {
     const order = orderBy(query.orderBy, query.descending);
     const rows: WalletProfileRow[] = await q.query(
       `SELECT ${WALLET_PROFILE_COLUMNS}
-       FROM wallets w
+       FROM wallets w ${favoriteCountJoin()}
        WHERE w.address IN (SELECT w.address FROM wallets w WHERE ${list.condition} ORDER BY ${order} OFFSET ${list.param(query.offset)} LIMIT ${list.param(query.limit)})
        ORDER BY ${order}`,
       list.params,
@@ -181,6 +191,7 @@ export class WalletsQueries {
        FROM wallet_rankings r
        CROSS JOIN LATERAL unnest(r.addresses) WITH ORDINALITY AS a(address, i)
        JOIN wallets w ON w.address = a.address
+       ${favoriteCountJoin()}
        WHERE r.ranking = $1 AND r.chunk BETWEEN $2 AND $3 AND r.chunk * ${WALLET_RANKING_CHUNK} + a.i BETWEEN $4 AND $5
        ORDER BY r.chunk * ${WALLET_RANKING_CHUNK} + a.i ${range.backwards ? 'DESC' : 'ASC'}`,
       [
@@ -196,7 +207,10 @@ export class WalletsQueries {
 
   /** One wallet by its lower-case address; null when the service has not seen it. */
   async byAddress(q: SqlRunner, address: string): Promise<WalletProfileRecord | null> {
-    const rows: WalletProfileRow[] = await q.query(`SELECT ${WALLET_PROFILE_COLUMNS} FROM wallets w WHERE w.address = $1`, [address]);
+    const rows: WalletProfileRow[] = await q.query(
+      `SELECT ${WALLET_PROFILE_COLUMNS} FROM wallets w ${favoriteCountJoin()} WHERE w.address = $1`,
+      [address],
+    );
     return rows[0] ? toWalletProfileRecord(rows[0]) : null;
   }
 }

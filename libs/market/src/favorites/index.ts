@@ -1,0 +1,2 @@
+export * from './favorites-write.module.js';
+export * from './favorites.writer.js';
