@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { NodeBlock } from '#exchange';
 import { ExchangeFactsWriter, FillProjector } from '#market';
 import { address, feed, fillsBlock, fundingBlock, startedWriter, wireFill } from '#testing';
+import { prng } from './prng.js';
 
 // The closed-trades suites' data: round trips written as hl-node fills and funding, and the trades and summaries they must make.
 
@@ -45,16 +46,6 @@ interface TradeSpec {
   funding: Array<{ time: number; usdc: string }>;
   /** |position| already open before the first fill: the trade is partial. */
   carried?: string;
-}
-
-function prng(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 const random = prng(7_2026);

@@ -14,6 +14,7 @@ import {
   type TestPosition,
 } from '#testing';
 import { useSeededApi } from './seeded-api.js';
+import { prng } from './prng.js';
 
 // The order-snapshots suites' data: a deterministic busy book written as hl-node order statuses and fills, and the snapshots it must give.
 
@@ -51,17 +52,6 @@ interface Block {
   time: number;
   statuses: StatusEvent[];
   fills: FillEvent[];
-}
-
-/** A small deterministic PRNG (mulberry32), so the book is the same on every run. */
-function prng(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /**
