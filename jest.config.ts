@@ -17,8 +17,9 @@ const common = {
   setupFiles: ['<rootDir>/test/setup/reflect-metadata.ts'],
 } satisfies Config;
 
-// Three tiers (docs/architecture.md, "Tests"): pure units need no server; database specs and e2e each get one
-// database per Jest worker, created by the global set-up. `npm run test:unit` selects the first.
+// Four tiers (docs/architecture.md, "Tests"): pure units need no server; database specs, e2e and the fault soak
+// each get one database per Jest worker, created by the global set-up. `npm run test:unit` selects the first.
+// The fault soak runs for minutes, so it has a tier of its own that `npm run test:e2e` leaves out.
 const config: Config = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,bench}/**/*.spec.ts'] },
@@ -32,6 +33,12 @@ const config: Config = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+    },
+    {
+      ...common,
+      displayName: 'faults',
+      testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
     },
   ],

@@ -3,9 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { runMigrations, type SqlRunner } from '#database';
-import type { FillRow } from '../../libs/market/src/facts/fact-rows.js';
-import { FillsRepository } from '../../libs/market/src/facts/fills.repository.js';
-import { StateSnapshotsRepository } from '../../libs/market/src/state/state-snapshots.repository.js';
+import { type FillRow, FillsRepository, StateSnapshotsRepository } from '#market';
 import { recreateDatabase } from '../support.js';
 import { AnalyticsDataset, type AnalyticsSettings, DATASET_VERSION } from './analytics-dataset.js';
 import { FILL_COLUMNS, fillCopyChunks, type FillStats } from './analytics-fills.js';
@@ -18,6 +16,7 @@ import {
   SnapshotHistory,
   STATE_UPDATE_COLUMNS,
 } from './analytics-history.js';
+import { readDatabaseComment, writeDatabaseComment } from './database-comment.js';
 import { deferIndexes, schemaSnapshot } from './deferred-indexes.js';
 import { POSITION_COLUMNS, positionCopyChunks, WALLET_COLUMNS, walletCopyChunks } from './analytics-state-rows.js';
 
@@ -52,11 +51,7 @@ async function loadedInfo(databaseUrl: string): Promise<DatasetInfo | null> {
     throw error;
   }
   try {
-    const { rows } = await client.query<{ comment: string | null }>(
-      `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = current_database()`,
-    );
-    const comment = rows[0]?.comment;
-    return comment?.startsWith('{') ? (JSON.parse(comment) as DatasetInfo) : null;
+    return (await readDatabaseComment(client)) as DatasetInfo | null;
   } finally {
     await client.end();
   }
@@ -184,8 +179,7 @@ async function loadDataset(databaseUrl: string, settings: AnalyticsSettings, pro
       loadSeconds: { ...loadSeconds, total: Number(((performance.now() - started) / 1000).toFixed(1)) },
       rows,
     };
-    const name = new URL(databaseUrl).pathname.slice(1);
-    await client.query(`COMMENT ON DATABASE "${name}" IS ${client.escapeLiteral(JSON.stringify(info))}`);
+    await writeDatabaseComment(client, info);
     progress(`dataset loaded in ${info.loadSeconds.total} s: ${JSON.stringify(rows)}`);
     return info;
   } finally {

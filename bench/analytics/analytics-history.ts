@@ -1,6 +1,7 @@
 import { SeededRandom } from '#exchange';
 import { decimal } from '../fills/node-fills.generator.js';
-import { type AnalyticsDataset, bigDecimal } from './analytics-dataset.js';
+import type { AnalyticsDataset } from './analytics-dataset.js';
+import { bigDecimal } from './analytics-decimals.js';
 
 /**
  * The per-update rows of the history before the latest update. The latest update's rows are written by

@@ -3,8 +3,9 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import type { SqlRunner } from '#database';
 import { median } from '../support.js';
-import type { SqlLoadRequest } from '../servers/analytics-sql.client.js';
 import { sqlRunner } from './analytics-database.js';
+import type { AnalyticsSettings } from './analytics-dataset.js';
+import type { QueryInputs } from './analytics-endpoints.js';
 import { type CpuTimes, cpuPerRequest, cpuTimes } from './cpu-time.js';
 
 export interface Measured {
@@ -105,6 +106,16 @@ export async function loadSql(
   } finally {
     await Promise.all(clients.map((c) => c.end()));
   }
+}
+
+/** What the bench asks of the SQL client process (bench/servers/analytics-sql.client.ts): one heavy route's own SQL under load. */
+export interface SqlLoadRequest {
+  databaseUrl: string;
+  settings: AnalyticsSettings;
+  inputs: QueryInputs;
+  bigCoin: string;
+  endpoint: string;
+  options: { concurrency: number; seconds: number; warmUpSeconds: number; cpuOf?: string };
 }
 
 /** loadSql run by the SQL client process (bench/servers/analytics-sql.client.ts, on the api's core). */

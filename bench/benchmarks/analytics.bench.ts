@@ -3,7 +3,7 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { ensureAnalyticsDataset, sqlRunner } from '../analytics/analytics-database.js';
-import { ensurePart2, type Part2Info } from '../analytics/analytics-part2.js';
+import { ensurePart2, type Part2Info } from '../analytics/analytics-derived-tables.js';
 import { AnalyticsDataset, analyticsSettings } from '../analytics/analytics-dataset.js';
 import { analyticsEndpoints, type Endpoint, type QueryInputs } from '../analytics/analytics-endpoints.js';
 import { type ExportTiming, timeExport } from '../analytics/analytics-exports.js';

@@ -1,17 +1,7 @@
 import 'reflect-metadata';
-import { AnalyticsDataset, type AnalyticsSettings } from '../analytics/analytics-dataset.js';
-import { analyticsEndpoints, type QueryInputs } from '../analytics/analytics-endpoints.js';
-import { loadSql } from '../analytics/analytics-load.js';
-
-/** What the bench asks of this process: one heavy route's own SQL under load. */
-export interface SqlLoadRequest {
-  databaseUrl: string;
-  settings: AnalyticsSettings;
-  inputs: QueryInputs;
-  bigCoin: string;
-  endpoint: string;
-  options: { concurrency: number; seconds: number; warmUpSeconds: number; cpuOf?: string };
-}
+import { AnalyticsDataset } from '../analytics/analytics-dataset.js';
+import { analyticsEndpoints } from '../analytics/analytics-endpoints.js';
+import { loadSql, type SqlLoadRequest } from '../analytics/analytics-load.js';
 
 // The heavy routes' own SQL, run from a process of its own on the api's core (startServer pins it to CPU 0),
 // so the statements and the client's receiving of their rows have the same CPU as the api had.

@@ -9,47 +9,29 @@ import { MarketStateWriter } from '#market';
 import { address, exchangeState, positionState, startedWriter, walletState } from '#testing';
 import { ApiHarness } from '../support/api-harness.js';
 
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>;
+}
+
 /**
- * Every analytics route and the query fields it documents. Path parameters take the values of `{segmentId}`
- * and `{coin}` (a snapshot time, timeframe, builder or address slot uses the `{coin}` values, hostile all the same).
+ * Every analytics route (each GET under /api) and the query fields it documents, read from the api's own
+ * OpenAPI document, so a new route is swept without a change here. A cohort slot (`{segmentId}`,
+ * `{segment}`) takes the first path value, every other slot (coin, snapshot time, timeframe, builder,
+ * address) the second, hostile all the same.
  */
-const ROUTES: Array<{ path: string; query: string[] }> = [
-  { path: '/api/external/fills/liquidation', query: ['limit', 'coin', 'address', 'side', 'start', 'end', 'nextCursor'] },
-  { path: '/api/external/{segmentId}/assets/liquidation-risk', query: ['offset', 'limit'] },
-  { path: '/api/external/segments/{segmentId}/summary', query: ['positionAge'] },
-  { path: '/api/external/positions/heatmap', query: ['openedWithin'] },
-  {
-    path: '/api/external/position-metrics/coin/{coin}/segment/{segmentId}',
-    query: ['start', 'end', 'limit', 'nextCursor', 'positionRecencyTimeframe'],
-  },
-  { path: '/api/external/position-metrics/coin/{coin}', query: ['positionRecencyTimeframe'] },
-  { path: '/api/external/position-metrics/general', query: ['limit', 'nextCursor', 'start', 'end'] },
-  { path: '/api/external/positions', query: ['limit', 'coin', 'nextCursor', 'address', 'start', 'end', 'open', 'segmentId'] },
-  { path: '/api/external/coin/{coin}/open-positions/history', query: ['start', 'end', 'limit'] },
-  { path: '/api/external/exports/coins/{coin}/liquidation-heatmap', query: [] },
-  { path: '/api/external/exports/total-wallets-equity-chart-data', query: [] },
-  { path: '/api/external/exports/coins/{coin}/position-breakdown-by-size', query: [] },
-  { path: '/api/external/positions/open/coin/{coin}', query: [] },
-  { path: '/api/external/orders/5m-snapshots/latest-snapshot-timestamp', query: [] },
-  {
-    path: '/api/external/orders/5m-snapshots/latest',
-    query: ['limit', 'nextCursor', 'coin', 'address', 'oid', 'start', 'end', 'orderType'],
-  },
-  {
-    path: '/api/external/orders/5m-snapshots/{coin}',
-    query: ['limit', 'nextCursor', 'coin', 'address', 'oid', 'start', 'end', 'orderType'],
-  },
-  { path: '/api/external/wallets', query: ['offset', 'limit', 'order', 'orderBy', 'segmentIds', 'hasOpenPositions', 'address'] },
-  { path: '/api/external/closed-trades', query: ['address', 'startTime', 'endTime', 'limit', 'nextCursor'] },
-  { path: '/api/external/closed-trades/summary', query: ['address', 'interval'] },
-  { path: '/api/external/builders/list/timeframe/{coin}', query: [] },
-  { path: '/api/external/builders/{coin}/profile', query: [] },
-  { path: '/api/external/leaderboards/all-pnl', query: ['offset', 'limit', 'order', 'orderBy', 'rankBy'] },
-  { path: '/api/external/hype/holders', query: ['offset', 'limit', 'order', 'orderBy', 'rankBy', 'rankOrder'] },
-  { path: '/api/wallets/{coin}', query: [] },
-  { path: '/api/segments/{segmentId}/summary', query: ['positionAge'] },
-  { path: '/api/favorites/accounts', query: [] },
-];
+function analyticsRoutes(document: OpenApiDocument): Array<{ path: string; query: string[] }> {
+  return Object.entries(document.paths)
+    .filter(([path, operations]) => path.startsWith('/api/') && operations.get)
+    .map(([path, operations]) => ({
+      path,
+      query: (operations.get!.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+    }));
+}
+
+// The route list is the running api's document, so the api starts before the tests are declared.
+const exportDir = mkdtempSync(join(tmpdir(), 'tidewatch-fuzz-exports-'));
+const api = await ApiHarness.start({ env: { EXPORT_DIR: exportDir } });
+const ROUTES = analyticsRoutes((await api.http.get('/docs-json')).body as OpenApiDocument);
 
 const HOSTILE = [
   '',
@@ -122,13 +104,9 @@ function query(fields: string[]) {
 }
 
 describe('analytics routes under random and hostile input', () => {
-  let api: ApiHarness;
   let dataSource: DataSource;
-  let exportDir: string;
 
   beforeAll(async () => {
-    exportDir = mkdtempSync(join(tmpdir(), 'tidewatch-fuzz-exports-'));
-    api = await ApiHarness.start({ env: { EXPORT_DIR: exportDir } });
     dataSource = await new DataSource(dataSourceOptions(api.config.DATABASE_URL)).initialize();
     const states = await startedWriter(dataSource, MarketStateWriter);
     const t0 = Date.UTC(2026, 10, 20);
@@ -159,7 +137,7 @@ describe('analytics routes under random and hostile input', () => {
       { weight: 3, arbitrary: value },
     );
     const check = async (p1: string, p2: string, pairs: Array<[string, string]>) => {
-      const url = path.replace('{segmentId}', encodeURIComponent(p1 || '_')).replace('{coin}', encodeURIComponent(p2 || '_'));
+      const url = path.replace(/\{(\w+)\}/g, (_, slot: string) => encodeURIComponent((slot.startsWith('segment') ? p1 : p2) || '_'));
       const search = new URLSearchParams(pairs).toString();
       const res = await api.get(search ? `${url}?${search}` : url, token);
       expect([200, 302, 400, 404].includes(res.status) ? 'documented' : `${res.status} for ${url}?${search}`).toBe('documented');

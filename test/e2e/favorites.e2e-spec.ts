@@ -1,157 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '#database';
-import { FavoritesWriter, MarketStateWriter } from '#market';
-import { address, exchangeState, positionState, startedWriter, walletState } from '#testing';
+import { FavoritesWriter } from '#market';
 import { ApiHarness } from '../support/api-harness.js';
-
-const FAVORITES = '/api/favorites/accounts';
-const favorite = (wallet: string) => `${FAVORITES}/${wallet}`;
-const WALLET = (wallet: string) => `/api/wallets/${wallet}`;
-const T1 = Date.UTC(2026, 6, 1, 12, 0);
-const T2 = T1 + 15 * 60_000;
-const iso = (ms: number) => new Date(ms).toISOString();
-
-// A: a Dolphin (20000 of perp equity) and Consistent Grinder (50000 PnL) with 5 spot HYPE at 40. At T1 it holds SOL and ETH;
-// at T2 SOL is gone (closed) and BTC is new.
-const A = address(0xa1);
-const B = address(0xb2); // Fish (300), Exit Liquidity (-500), no position
-const C = address(0xc3); // Shrimp (100), Humble Earner (0), no position
-const UNKNOWN = address(0xdead);
-/** Wallets only the cap test favours. */
-const MANY = Array.from({ length: 1001 }, (_, i) => address(0x10000 + i));
-
-// Short 4 ETH from 50 at 55 (value 220), liquidation 60: progress (50 - 55) / (50 - 60) = 0.5. Long 2 BTC from 100 at 90, liquidation 50: 0.2.
-const ETH = positionState('ETH', {
-  szi: '-4',
-  entryPx: '50',
-  positionValue: '220',
-  unrealizedPnl: '-20',
-  liquidationPx: '60',
-  fundingSinceOpen: '1.5',
-});
-const BTC = positionState('BTC', {
-  szi: '2',
-  entryPx: '100',
-  positionValue: '180',
-  unrealizedPnl: '-20',
-  liquidationPx: '50',
-  leverage: 10,
-  marginUsed: '18',
-});
-const SOL = positionState('SOL', { szi: '10', entryPx: '20', positionValue: '200' });
-
-async function seed(dataSource: DataSource): Promise<void> {
-  const states = await startedWriter(dataSource, MarketStateWriter);
-  const a = (positions: ReturnType<typeof positionState>[]) =>
-    walletState(A, { perpEquity: '20000', allTimePnl: '50000', spotHype: '5', positions });
-  await states.apply(exchangeState(1, T1, [a([SOL, ETH])]));
-  await states.apply(
-    exchangeState(2, T2, [
-      a([ETH, BTC]),
-      walletState(B, { perpEquity: '300', allTimePnl: '-500' }),
-      walletState(C, { perpEquity: '100', allTimePnl: '0' }),
-      ...MANY.map((m) => walletState(m)),
-    ]),
-  );
-}
-
-/** The wallet profiles, worked out by hand from the seed. */
-const profile = (wallet: string, favoriteCount: number) =>
-  ({
-    [A]: {
-      xUserId: null,
-      displayName: null,
-      emoji: null,
-      verified: false,
-      segments: [2, 10],
-      address: A,
-      favoriteCount,
-      totalEquity: 20200,
-      earliestActivityAt: iso(T1),
-      perpPnl: 50000,
-      perpEquity: 20000,
-      // (180 + 220) / 20000 and (180 - 220) / 20000.
-      exposureRatio: 0.02,
-      perpBias: -0.002,
-      openValue: 400,
-      sumUpnl: -40,
-      vault: null,
-      closestLiq: { coin: 'ETH', progress: 0.5 },
-    },
-    [B]: {
-      xUserId: null,
-      displayName: null,
-      emoji: null,
-      verified: false,
-      segments: [1, 12],
-      address: B,
-      favoriteCount,
-      totalEquity: 300,
-      earliestActivityAt: iso(T2),
-      perpPnl: -500,
-      perpEquity: 300,
-      exposureRatio: null,
-      perpBias: null,
-      openValue: 0,
-      sumUpnl: 0,
-      vault: null,
-      closestLiq: { coin: null, progress: null },
-    },
-    [C]: {
-      xUserId: null,
-      displayName: null,
-      emoji: null,
-      verified: false,
-      segments: [16, 11],
-      address: C,
-      favoriteCount,
-      totalEquity: 100,
-      earliestActivityAt: iso(T2),
-      perpPnl: 0,
-      perpEquity: 100,
-      exposureRatio: null,
-      perpBias: null,
-      openValue: 0,
-      sumUpnl: 0,
-      vault: null,
-      closestLiq: { coin: null, progress: null },
-    },
-  })[wallet];
-
-const badRequest = (field: string, message: string) => ({
-  status: 'error',
-  message: `Invalid parameters: ${field}`,
-  errors: [{ field, message }],
-});
-const ADDRESS_MESSAGE = 'address must be 0x followed by 40 hex digits';
+import {
+  FAVORITES,
+  favorite,
+  WALLET,
+  T1,
+  T2,
+  iso,
+  A,
+  B,
+  C,
+  UNKNOWN,
+  MANY,
+  profile,
+  badRequest,
+  ADDRESS_MESSAGE,
+  type Consumer,
+  startAccountApi,
+  favoriteRequests,
+} from '../support/favorites.fixture.js';
 
 describe('account routes: favourites, wallet profile, cohort summary', () => {
   let api: ApiHarness;
-  let dataSource: DataSource;
-  let one: { consumerId: number; token: string };
-  let two: { consumerId: number; token: string };
-
-  const put = (path: string, token?: string) => (token ? api.http.put(path).set('Authorization', `Bearer ${token}`) : api.http.put(path));
-  const del = (path: string, token?: string) =>
-    token ? api.http.delete(path).set('Authorization', `Bearer ${token}`) : api.http.delete(path);
-  const list = async (token: string) => {
-    const res = await api.get(FAVORITES, token);
-    expect(res.status).toBe(200);
-    return res.body.data as Array<{ address: string; createdAt: string; wallet: { favoriteCount: number } }>;
-  };
-  const countOf = async (wallet: string) =>
-    (await api.get(`/api/external/wallets?address=${wallet}`, one.token)).body.items[0].favoriteCount;
+  let one: Consumer;
+  let two: Consumer;
+  const { put, del, list, countOf } = favoriteRequests(() => ({ api, one }));
 
   beforeAll(async () => {
-    api = await ApiHarness.start();
-    one = await api.createConsumer({ name: 'favorites-one' });
-    two = await api.createConsumer({ name: 'favorites-two' });
-    dataSource = await new DataSource(dataSourceOptions(api.config.DATABASE_URL)).initialize();
-    await seed(dataSource);
+    ({ api, one, two } = await startAccountApi());
   });
   afterAll(async () => {
-    await dataSource?.destroy();
     await api?.close();
   });
 
@@ -389,84 +268,6 @@ describe('account routes: favourites, wallet profile, cohort summary', () => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual(badRequest(field, message));
     });
-  });
-
-  describe('GET /api/segments/{segmentId}/summary', () => {
-    it('gives the body of GET /api/external/segments/{segmentId}/summary', async () => {
-      for (const id of [1, 2, 10, 12, 16]) {
-        for (const query of ['', '?positionAge=all', '?positionAge=24h', '?positionAge=30d']) {
-          const res = await api.get(`/api/segments/${id}/summary${query}`, one.token);
-          const external = await api.get(`/api/external/segments/${id}/summary${query}`, one.token);
-          expect([id, query, res.status]).toEqual([id, query, 200]);
-          expect([id, query, res.body]).toEqual([id, query, external.body]);
-        }
-      }
-      // The Dolphins: A alone, with its two open positions.
-      expect((await api.get('/api/segments/2/summary', one.token)).body.summary).toEqual({
-        segmentId: 2,
-        countTradersInPosition: 1,
-        perpBias: -0.002,
-        positionValue: 400,
-        positionLongValue: 180,
-        positionShortValue: 220,
-        exposureRatio: 0.02,
-        activePerpEquity: 20000,
-      });
-    });
-
-    it('answers the same 404 and 400s', async () => {
-      const missing = await api.get('/api/segments/17/summary', one.token);
-      expect(missing.status).toBe(404);
-      expect(missing.body).toEqual({ status: 'error', message: 'Unknown segmentId: 17 (cohorts are 1 to 16)' });
-      const badId = await api.get('/api/segments/abc/summary', one.token);
-      expect(badId.status).toBe(400);
-      expect(badId.body).toEqual(badRequest('segmentId', 'segmentId must be an integer number'));
-      const badAge = await api.get('/api/segments/2/summary?positionAge=1h', one.token);
-      expect(badAge.status).toBe(400);
-      expect(badAge.body).toEqual(badRequest('positionAge', 'positionAge must be one of the following values: all, 24h, 7d, 30d'));
-    });
-  });
-
-  it('answers hostile path values with a 400 naming address or segmentId (or a 404 for an unknown one), never a 5xx', async () => {
-    const { token } = await api.createConsumer({ name: 'favorites-hostile', rateLimitPerMinute: 100_000 });
-    const hostile = [
-      ' ',
-      '0',
-      '-1',
-      '17',
-      '1e309',
-      'NaN',
-      'null',
-      '[]',
-      `0x${'a'.repeat(40)}`,
-      `0x${'A'.repeat(39)}`,
-      "'; DROP TABLE wallets; --",
-      '%00',
-      '\u0000',
-      '9'.repeat(400),
-      '🐋',
-      '..',
-    ];
-    for (const value of hostile) {
-      const path = encodeURIComponent(value);
-      const calls = {
-        get: await api.get(WALLET(path), token),
-        put: await put(favorite(path), token),
-        delete: await del(favorite(path), token),
-        summary: await api.get(`/api/segments/${path}/summary`, token),
-      };
-      for (const [call, res] of Object.entries(calls)) {
-        expect([value, call, [200, 204, 400, 404].includes(res.status)]).toEqual([value, call, true]);
-        if (res.status === 400)
-          expect(res.body).toEqual({
-            status: 'error',
-            message: expect.any(String),
-            errors: [{ field: expect.stringMatching(/^(address|segmentId)$/), message: expect.any(String) }],
-          });
-        if (res.status === 404) expect(res.body).toEqual({ status: 'error', message: expect.any(String) });
-      }
-    }
-    expect(await list(token)).toEqual([]);
   });
 
   it('needs a token on every account route', async () => {

@@ -14,3 +14,12 @@ export * from './projections/index.js';
 export * from './orders/index.js';
 export * from './ingest/hyperliquid-api.ingestion.js';
 export * from './market-write.module.js';
+// What the analytics benchmark (bench/analytics) loads its dataset with: the writers' own repositories.
+export { BuilderActivityRepository } from './builders/builder-activity.repository.js';
+export { ExchangeVolumeRepository } from './builders/exchange-volume.repository.js';
+export { ClosedTradesRepository } from './closed-trades/closed-trades.repository.js';
+export type { FillRow } from './facts/fact-rows.js';
+export { FillsRepository } from './facts/fills.repository.js';
+export type { ProjectedFill } from './projections/projection-inputs.repository.js';
+export { StateSnapshotsRepository } from './state/state-snapshots.repository.js';
+export { WalletStateRepository } from './state/wallet-state.repository.js';
