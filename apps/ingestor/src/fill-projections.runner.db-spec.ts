@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '#config';
 import { FillProjector } from '#market';
 import { address, feed, fillsBlock, openFactsDatabase, startedWriter, useTestEnvironment, wireFill } from '#testing';
 import { JsonLogger } from '#runtime';
@@ -31,10 +30,11 @@ afterAll(async () => {
 });
 
 describe('FillProjectionsRunner', () => {
-  it('projects what the configured feed stored and stops cleanly', async () => {
+  it('projects what the chosen feed stored and stops cleanly', async () => {
+    // The runner needs only the feed's name.
     const runner = new FillProjectionsRunner(
       await startedWriter(dataSource, FillProjector),
-      Object.assign(new AppConfig(), { EXCHANGE_SOURCE: 'simulator' }),
+      { name: 'simulator' },
       new JsonLogger('silent'),
     );
     runner.onApplicationBootstrap();

@@ -1,11 +1,10 @@
-import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig } from '#config';
-import { FillProjector } from '#market';
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { FeedSource, FillProjector } from '#market';
 import { JsonLogger, WorkLoop } from '#runtime';
 
 /**
- * Whatever the EXCHANGE_SOURCE: turns the fills and funding its feed stored into closed trades and builder
- * aggregates until the app stops. The feed checkpoints it follows are stored under the source's name.
+ * Whatever the feed: turns the fills and funding it stored into closed trades and builder aggregates until
+ * the app stops. The feed checkpoints it follows are stored under the feed's name, all it needs of it.
  */
 @Injectable()
 export class FillProjectionsRunner implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -19,12 +18,12 @@ export class FillProjectionsRunner implements OnApplicationBootstrap, OnApplicat
 
   constructor(
     private readonly projector: FillProjector,
-    private readonly config: AppConfig,
+    @Inject(FeedSource) private readonly feed: Pick<FeedSource, 'name'>,
     private readonly logger: JsonLogger,
   ) {}
 
   onApplicationBootstrap(): void {
-    const source = this.config.EXCHANGE_SOURCE;
+    const source = this.feed.name;
     this.logger.write('info', 'fill projections started', { source });
     this.loop.start(() => this.step(source));
   }

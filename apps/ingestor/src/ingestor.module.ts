@@ -1,19 +1,17 @@
 import { Module } from '@nestjs/common';
 import { AlertsOutboxModule } from '#alerts';
+import { AppConfig } from '#config';
 import { DatabaseModule, DatabaseSessionModule, WRITER_SESSION } from '#database';
-import { MarketWriteModule } from '#market';
-import { RuntimeModule } from '#runtime';
+import { FeedSource, FeedSourceAdapters, MarketWriteModule } from '#market';
+import { JsonLogger, RuntimeModule } from '#runtime';
+import { feedSourceFor } from './feed-source.factory.js';
+import { FeedRunner } from './feed.runner.js';
 import { FillProjectionsRunner } from './fill-projections.runner.js';
-import { HyperliquidFeedRunner } from './hyperliquid-feed.runner.js';
-import { InfoStateRunner } from './info-state.runner.js';
-import { MidPricesRunner } from './mid-prices.runner.js';
-import { NodeFeedRunner } from './node-feed.runner.js';
-import { SimulatorFeedRunner } from './simulator-feed.runner.js';
 
 /**
- * The single writer of exchange data: one feed runner per EXCHANGE_SOURCE (each does nothing unless
- * chosen), the state updates, the projections built from stored fills, the alert matcher's outbox,
- * and (public-API feed) the mid prices that are its price ticks.
+ * The single writer of exchange data: the feed the factory chose (with what it runs beside its steps:
+ * state updates, and the public-API feed's mid prices) driven by one runner, the projections built from
+ * the fills it stored, and the alert matcher's outbox.
  */
 @Module({
   imports: [
@@ -23,6 +21,10 @@ import { SimulatorFeedRunner } from './simulator-feed.runner.js';
     MarketWriteModule,
     AlertsOutboxModule,
   ],
-  providers: [NodeFeedRunner, HyperliquidFeedRunner, SimulatorFeedRunner, InfoStateRunner, FillProjectionsRunner, MidPricesRunner],
+  providers: [
+    { provide: FeedSource, inject: [AppConfig, FeedSourceAdapters, JsonLogger], useFactory: feedSourceFor },
+    FeedRunner,
+    FillProjectionsRunner,
+  ],
 })
 export class IngestorModule {}

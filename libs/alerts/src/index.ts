@@ -2,7 +2,6 @@ export * from './alert.types.js';
 export * from './queue/delivery-queue.constants.js';
 export * from './queue/delivery.queue.js';
 export * from './outbox/alerts-outbox.module.js';
-export * from './outbox/mid-prices.outbox.js';
 export * from './delivery/alerts-delivery.module.js';
 export * from './delivery/delivery.processor.js';
 export * from './delivery/delivery.reconciler.js';

@@ -16,6 +16,7 @@ import { TwapStatusesRepository } from './facts/twap-statuses.repository.js';
 import { HyperliquidApiIngestion } from './ingest/hyperliquid-api.ingestion.js';
 import { NodeDirectoryIngestion } from './ingest/node-directory.ingestion.js';
 import { CatchUpVacuum } from './ingest/catch-up-vacuum.js';
+import { FeedSourceAdapters } from './ingest/feed-source.adapters.js';
 import { SimulatedExchangeIngestion } from './ingest/simulated-exchange.ingestion.js';
 import { BookedOrderKeys } from './orders/booked-order-keys.js';
 import { OpenOrderSnapshotsRepository } from './orders/open-order-snapshots.repository.js';
@@ -79,12 +80,12 @@ const WRITERS = [
 /**
  * The write side the ingestor runs: repositories, the writers with their registered transaction steps
  * (open orders is the facts writer's first) and after-commit hooks (the fills kept for the projection),
- * the feed ingestions and the fill projector. Needs a
+ * the feed ingestions with the adapters of the feed sources, and the fill projector. Needs a
  * DataSource provider (DatabaseModule's in the apps).
  */
 @Module({
-  providers: [...REPOSITORIES, ...WRITERS, OpenOrdersStep, RecentFillsBuffer],
-  exports: WRITERS,
+  providers: [...REPOSITORIES, ...WRITERS, FeedSourceAdapters, OpenOrdersStep, RecentFillsBuffer],
+  exports: [...WRITERS, FeedSourceAdapters],
 })
 export class MarketWriteModule {}
 

@@ -4,22 +4,12 @@ import { DeliveryQueue } from '../queue/delivery.queue.js';
 import { AlertRulesRepository } from '../admin/rules/alert-rules.repository.js';
 import { AlertsOutboxStep } from './alerts-outbox.step.js';
 import { DeliveryOutboxRepository } from './delivery-outbox.repository.js';
-import { MidPricesOutbox } from './mid-prices.outbox.js';
 import { RuleIndexCache } from './rule-index.cache.js';
 import { StateUpdatedOutboxStep } from './state-updated-outbox.step.js';
 
-/** The ingestor's part of the alerts: the matcher steps registered with the facts and state writers, and the public-API feed's mid-price ticks. */
+/** The ingestor's part of the alerts: the matcher steps registered with the facts and state writers. */
 @Module({
   imports: [MarketWriteModule],
-  providers: [
-    AlertRulesRepository,
-    RuleIndexCache,
-    DeliveryOutboxRepository,
-    DeliveryQueue,
-    AlertsOutboxStep,
-    StateUpdatedOutboxStep,
-    MidPricesOutbox,
-  ],
-  exports: [MidPricesOutbox],
+  providers: [AlertRulesRepository, RuleIndexCache, DeliveryOutboxRepository, DeliveryQueue, AlertsOutboxStep, StateUpdatedOutboxStep],
 })
 export class AlertsOutboxModule {}

@@ -8,8 +8,9 @@ import { RuleIndexCache } from './rule-index.cache.js';
 import { WrittenDeliveries } from './written-deliveries.js';
 
 /**
- * The alert matcher inside the facts transaction: the deliveries a batch matches are stored with its
- * facts (a crash keeps both or neither), then enqueued once they are committed.
+ * The alert matcher inside the facts transaction: the deliveries a batch (of blocks, or of the public-API
+ * feed's mid ticks) matches are stored with its facts (a crash keeps both or neither), then enqueued once
+ * they are committed.
  */
 @Injectable()
 export class AlertsOutboxStep implements TransactionStep<FactsBatch>, AfterCommitHook<FactsBatch>, OnModuleInit {
@@ -32,10 +33,14 @@ export class AlertsOutboxStep implements TransactionStep<FactsBatch>, AfterCommi
 
   async run(q: SqlRunner, batch: FactsBatch): Promise<void> {
     const index = await this.rules.current(q);
-    if (index.size === 0 || batch.blocks.length === 0) return;
+    if (index.size === 0 || (batch.blocks.length === 0 && batch.midTicks.length === 0)) return;
     const input = matchInputFromBlocks(batch.blocks, batch.previousPrices);
-    // The public-API feed's fills are a few wallets' only: its price ticks are the markets' mids (MidPricesOutbox).
-    if (batch.source === HYPERLIQUID_SOURCE) input.ticks = [];
+    // The public-API feed's fills are a few wallets' only: its price ticks are the markets' mids, written as
+    // batches of their own (ExchangeFactsWriter.writeMidTicks). A mid has no block: the read time keeps the
+    // ticks (and their delivery ids) apart.
+    if (batch.source === HYPERLIQUID_SOURCE) {
+      input.ticks = batch.midTicks.map(({ coin, px, timeMs, previous }) => ({ market: coin, px, timeMs, blockNumber: 0, previous }));
+    }
     const deliveries = matchBatch(index, input);
     this.written.remember(batch, await this.outbox.insert(q, deliveries));
   }

@@ -34,8 +34,22 @@ export interface WriteBlocksResult {
 }
 
 /**
+ * A market's mid that moved between two reads of a feed's prices (the public API's `allMids`, read apart
+ * from its fills): a price tick without a block.
+ */
+export interface MidPriceTick {
+  coin: string;
+  px: string;
+  /** When the mids were read. */
+  timeMs: number;
+  /** The mid of the read before. */
+  previous: { px: string; timeMs: number };
+}
+
+/**
  * What the registered steps and after-commit hooks of ExchangeFactsWriter see of one batch: the blocks
- * it accepted (in feed order; blocks already applied are left out) and their fill rows.
+ * it accepted (in feed order; blocks already applied are left out) and their fill rows, or a feed's mid
+ * ticks (`writeMidTicks`: no blocks).
  */
 export interface FactsBatch {
   source: string;
@@ -45,5 +59,7 @@ export interface FactsBatch {
   fillsAfterBlock: number | null;
   /** The last price of each coin traded in the batch as stored before it (absent: never traded before). */
   previousPrices: ReadonlyMap<string, StoredPrice>;
+  /** The mids that moved since the feed's previous read of them; none in a batch of blocks. */
+  midTicks: MidPriceTick[];
   result: WriteBlocksResult;
 }

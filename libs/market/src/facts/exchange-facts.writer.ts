@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ReadVersionsRepository, WriterSteps } from '#database';
 import type { NodeBlock } from '#exchange';
-import type { FactsBatch, FeedBlock, FeedPosition, WriteBlocksOptions, WriteBlocksResult } from './exchange-facts.types.js';
+import type { FactsBatch, FeedBlock, FeedPosition, MidPriceTick, WriteBlocksOptions, WriteBlocksResult } from './exchange-facts.types.js';
 import { FeedCheckpointRepository } from './feed-checkpoint.repository.js';
 import { fillRows, fundingPaymentRows, lastPrices, ledgerUpdateRows, twapStatusRows } from './fact-rows.js';
 import { FillsRepository } from './fills.repository.js';
@@ -40,7 +40,7 @@ export class ExchangeFactsWriter {
    * are never skipped by number, and only the rows' unique keys keep a re-read from adding anything.
    */
   async writeBlocks(batch: FeedBlock[], source: string, { skipAppliedBlocks = true }: WriteBlocksOptions = {}): Promise<WriteBlocksResult> {
-    const result: WriteBlocksResult = { skippedBlocks: 0, fills: 0, twapStatuses: 0, ledgerUpdates: 0, fundingPayments: 0 };
+    const result = noRows();
     if (batch.length === 0) return result;
     const written = await this.dataSource.transaction(async (q): Promise<FactsBatch> => {
       const streams = [...new Set(batch.map((b) => b.stream))].sort();
@@ -73,7 +73,7 @@ export class ExchangeFactsWriter {
       result.ledgerUpdates = await this.ledgerUpdates.insert(q, misc.flatMap(ledgerUpdateRows));
       result.fundingPayments = await this.fundingPayments.insert(q, misc.flatMap(fundingPaymentRows));
       const previousPrices = await this.marketPrices.advance(q, lastPrices(fills));
-      const facts: FactsBatch = { source, blocks: accepted, fills, fillsAfterBlock, previousPrices, result };
+      const facts: FactsBatch = { source, blocks: accepted, fills, fillsAfterBlock, previousPrices, midTicks: [], result };
       await this.steps.runSteps(q, facts);
       await this.checkpoints.advance(q, source, positions);
       await this.readVersions.bump(q, 'facts');
@@ -82,4 +82,28 @@ export class ExchangeFactsWriter {
     await this.steps.runAfterCommit(written);
     return result;
   }
+
+  /**
+   * The mids of `source` that moved since its previous read of them, the price ticks of a feed whose fills
+   * do not tell the markets' prices (the public API's, a few wallets' only). No table of the facts holds
+   * them: the registered steps see them as a batch without blocks, in one transaction (the alert outbox
+   * stores the price crossings they make), and the hooks after its commit (the enqueue). No checkpoint
+   * moves and no read version is bumped: nothing a route reads has changed.
+   */
+  async writeMidTicks(ticks: MidPriceTick[], source: string): Promise<void> {
+    if (ticks.length === 0) return;
+    const batch: FactsBatch = {
+      source,
+      blocks: [],
+      fills: [],
+      fillsAfterBlock: null,
+      previousPrices: new Map(),
+      midTicks: ticks,
+      result: noRows(),
+    };
+    await this.dataSource.transaction((q) => this.steps.runSteps(q, batch));
+    await this.steps.runAfterCommit(batch);
+  }
 }
+
+const noRows = (): WriteBlocksResult => ({ skippedBlocks: 0, fills: 0, twapStatuses: 0, ledgerUpdates: 0, fundingPayments: 0 });

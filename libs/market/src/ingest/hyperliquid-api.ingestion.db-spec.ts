@@ -53,7 +53,7 @@ class Pump {
 
   async stop(): Promise<void> {
     this.running = false;
-    await this.ingestion.stop();
+    await this.ingestion.close();
     await this.loop;
   }
 }
@@ -81,7 +81,7 @@ describe('HyperliquidApiIngestion against a local fake of the public API', () =>
       ws: { reconnectBaseMs: 10, reconnectMaxMs: 40, pingIntervalMs: 1_000, pongTimeoutMs: 10_000 },
       onStateChange: (change) => states.push(change),
     };
-    await ingestion.start(options);
+    await ingestion.open(options);
     const pump = new Pump(ingestion);
     pumps.push(pump);
     return pump;

@@ -38,8 +38,8 @@ export class HyperliquidApiIngestion {
   ) {}
 
   /** Opens the connections, resuming every address from its stored cursors. */
-  async start(options: HyperliquidIngestionOptions): Promise<void> {
-    if (this.feed) throw new Error('the hyperliquid ingestion is already started');
+  async open(options: HyperliquidIngestionOptions): Promise<void> {
+    if (this.feed) throw new Error('the hyperliquid ingestion is already open');
     const stored = await this.checkpoints.read(this.dataSource, HYPERLIQUID_SOURCE);
     const cursors: Partial<Record<ApiStream, AddressCursors>> = {};
     for (const stream of API_STREAMS) {
@@ -56,7 +56,7 @@ export class HyperliquidApiIngestion {
 
   /** Writes up to `maxBlocks` blocks in one transaction, waiting up to `waitMs` for some to arrive. */
   async step(maxBlocks: number, waitMs: number): Promise<IngestionStep> {
-    if (!this.feed) throw new Error('the hyperliquid ingestion is not started');
+    if (!this.feed) throw new Error('the hyperliquid ingestion is not open');
     let batch = this.unwritten;
     if (!batch) {
       const next = await this.feed.next(maxBlocks, waitMs);
@@ -73,7 +73,7 @@ export class HyperliquidApiIngestion {
   }
 
   /** Closes the connections. A step in progress still completes; blocks not yet taken are backfilled after a restart. */
-  async stop(): Promise<void> {
+  async close(): Promise<void> {
     await this.feed?.stop();
   }
 }

@@ -17,9 +17,18 @@ import { NodeDirectoryIngestion } from './node-directory.ingestion.js';
 export const SIMULATOR_SOURCE = 'simulator';
 const HOUR_MS = 3_600_000;
 const BLOCKS_PER_STREAM_PER_BATCH = 2_000;
-/** Chunks a simulator on a worker thread makes ahead of storing while catching up (the runner's setting). */
-export const CATCH_UP_READ_AHEAD = 4;
-/** State updates a catch-up applies in one transaction (the runner's setting): two hours of them. */
+/**
+ * Chunks asked of the simulator ahead of the one being stored. With an engine on another thread they are
+ * made while this one stores; the bound keeps the memory of the lines waiting to be written small.
+ */
+const CATCH_UP_READ_AHEAD = 4;
+/**
+ * Up to this many boundaries' updates that later planned boundaries follow are applied together, in one
+ * transaction (MarketStateWriter.applyGroup): two hours of them, one commit for them all. Until a group is
+ * applied its updates are held here; the last boundary planned, and every live one, is applied at once,
+ * and a stop applies what is held. A failure or a crash loses the group in progress, as it loses an update
+ * in progress.
+ */
 export const CATCH_UP_STATE_GROUP = 8;
 
 export interface SimulationOptions {
@@ -29,39 +38,8 @@ export interface SimulationOptions {
   backfillDays: number;
   /** Exchange time between state updates. */
   stateIntervalMs: number;
-  /** Where the simulator runs (SimulatorDirectory's default: this thread). */
+  /** Where the simulator runs (SimulatorDirectory's default: this thread; the ingestor's: a worker thread). */
   engine?: (settings: SimulatorSettings) => SimulatorEngine;
-  /**
-   * Chunks asked of the simulator ahead of the one being stored (0: each is made when it is stored).
-   * With an engine on another thread they are made while this one stores; the bound keeps the memory
-   * of the lines waiting to be written small.
-   */
-  readAhead?: number;
-  /**
-   * Applies a boundary's state update while the next chunk is stored, on another connection: its
-   * queries read facts only up to the state's time, and the next chunk's facts are all later. The
-   * update is reported by the call that stores that next chunk (or, caught up, by the call after).
-   */
-  overlapStateUpdates?: boolean;
-  /**
-   * Writes and reads (parses) the next chunk's lines while this one's facts are stored: the feed's
-   * parsing on this thread overlaps Postgres's work on the facts. Each chunk is still stored in its own
-   * transactions, in order, and reported by its own call.
-   */
-  overlapReading?: boolean;
-  /**
-   * A state update that a later planned boundary will follow leaves the tables holding only the newest
-   * update's figures (wallet rankings, PnL periods) to that one (MarketStateWriter's `laterUpdateFollows`):
-   * a catch-up rewrites them once at its last boundary instead of at every one.
-   */
-  deferLatestOnlyTables?: boolean;
-  /**
-   * Up to this many boundaries' updates that later planned boundaries follow are applied together, in one
-   * transaction (MarketStateWriter.applyGroup), one commit for them all. Until a group is applied its updates are held here; the last boundary planned, and
-   * every live one, is applied at once, and a stop applies what is held. A failure or a crash loses the
-   * group in progress, as it lost the update in progress before (1, the default: each update on its own).
-   */
-  stateGroup?: number;
 }
 
 /** A chunk asked of the simulator, to be written and stored in turn. */
@@ -84,6 +62,8 @@ export interface SimulationChunk {
   /** Exchange time reached (the last block's time is at or before it). */
   untilMs: number;
   lines: number;
+  /** Blocks read from the lines and stored (those already stored are skipped). */
+  blocks: number;
   fills: number;
   issues: ParseIssue[];
   /** The state updates that committed since the previous call, in height order. */
@@ -94,20 +74,32 @@ export interface SimulationChunk {
  * The embedded exchange: the simulator writes hl-node lines into its directory, the node feed reads
  * them back into Postgres (source `simulator`), and at every state-update boundary of exchange time
  * the simulator's books become a state update. Each chunk is written, ingested and (at a boundary)
- * applied before the next starts, so a state update always sees the facts before it. The simulator may
- * make the next chunks meanwhile (`readAhead`, on a worker thread): its lines reach the files only when
- * their chunk's turn comes, so what is stored, and when, is the same as without.
+ * applied in order, so a state update always sees the facts before it. A catch-up runs as a pipeline
+ * (docs/architecture.md, "The simulated catch-up"), with the same result as one chunk at a time:
+ *
+ * - The simulator makes the next CATCH_UP_READ_AHEAD chunks meanwhile (on a worker thread in the
+ *   ingestor): their lines reach the files only when their chunk's turn comes.
+ * - The next chunk's lines are written and read (parsed) while this one's facts are stored: the feed's
+ *   parsing on this thread overlaps Postgres's work. Each chunk is still stored in its own transactions,
+ *   in order, and reported by its own call.
+ * - A boundary's state update is applied while the next chunk is stored, on another connection: its
+ *   queries read facts only up to the state's time, and the next chunk's facts are all later. It is
+ *   reported by the call that stores that next chunk (or, caught up, by the call after).
+ * - The updates of boundaries that later planned boundaries follow are held and applied in groups
+ *   (CATCH_UP_STATE_GROUP), and leave the tables holding only the newest update's figures (wallet
+ *   rankings, PnL periods) to the last of the catch-up (MarketStateWriter's `laterUpdateFollows`). Live,
+ *   no later boundary is planned: every update is applied at once, on its own, and writes every table.
  */
 @Injectable()
 export class SimulatedExchangeIngestion {
   private directory?: SimulatorDirectory;
   private options?: SimulationOptions;
   private ahead: PlannedChunk[] = [];
-  /** The next chunk, already written and read (overlapReading). */
+  /** The next chunk, already written and read. */
   private nextRead: ReadChunk | null = null;
-  /** State updates being applied (overlapStateUpdates), and whether that has ended. */
+  /** State updates being applied, and whether that has ended. */
   private applying: { updates: Promise<StateUpdateResult[]>; ended: boolean } | null = null;
-  /** Boundaries' states held for the next group (stateGroup). */
+  /** Boundaries' states held for the next group. */
   private group: ExchangeState[] = [];
 
   constructor(
@@ -138,21 +130,23 @@ export class SimulatedExchangeIngestion {
     return this.opened().directory.startTimeMs;
   }
 
-  /** The next chunk towards `untilMs`: up to the next state-update boundary or an hour, whichever is first. */
-  async advance(untilMs: number): Promise<SimulationChunk | null> {
-    const { directory, options } = this.opened();
+  /**
+   * The next chunk towards `untilMs`: up to the next state-update boundary or an hour, whichever is first;
+   * null when there is nothing left to store or report.
+   */
+  async step(untilMs: number): Promise<SimulationChunk | null> {
+    const { directory } = this.opened();
     this.plan(untilMs);
     const next = this.nextRead ?? (this.ahead[0] ? await this.writeAndRead(this.ahead[0], untilMs) : null);
     this.nextRead = null;
     if (!next) {
       if (!this.applying && this.group.length === 0) return null;
       const states = await this.applied(true);
-      return { untilMs: directory.writtenUntilMs, lines: 0, fills: 0, issues: [], states: [...states, ...(await this.applyHeld())] };
+      const held = await this.applyHeld();
+      return { untilMs: directory.writtenUntilMs, lines: 0, blocks: 0, fills: 0, issues: [], states: [...states, ...held] };
     }
     // The chunk after this one is written and parsed while Postgres stores this one's facts.
-    return this.storeRead(next, () =>
-      options.overlapReading && this.ahead[0] ? this.writeAndRead(this.ahead[0], untilMs) : Promise.resolve(null),
-    );
+    return this.storeRead(next, () => (this.ahead[0] ? this.writeAndRead(this.ahead[0], untilMs) : Promise.resolve(null)));
   }
 
   /**
@@ -160,8 +154,16 @@ export class SimulatedExchangeIngestion {
    * for the next call); applies the chunk's state update at a boundary, and prunes the files read.
    */
   private async storeRead(next: ReadChunk, readNext: () => Promise<ReadChunk | null>): Promise<SimulationChunk> {
-    const { directory, options } = this.opened();
-    const chunk: SimulationChunk = { untilMs: next.planned.untilMs, lines: next.lines, fills: 0, issues: [...next.issues], states: [] };
+    const { directory } = this.opened();
+    const blocks = next.batches.reduce((n, batch) => n + batch.length, 0);
+    const chunk: SimulationChunk = {
+      untilMs: next.planned.untilMs,
+      lines: next.lines,
+      blocks,
+      fills: 0,
+      issues: [...next.issues],
+      states: [],
+    };
     const storing = this.store(next.batches, chunk);
     const [stored, read] = await Promise.allSettled([storing, readNext()]);
     if (stored.status === 'rejected') {
@@ -173,24 +175,19 @@ export class SimulatedExchangeIngestion {
     chunk.states = await this.applied(false);
     if (next.planned.boundary) {
       this.group.push(next.span.state!);
-      const laterPlanned = this.boundaryPlanned(read.status === 'fulfilled' ? read.value : null);
-      const laterUpdateFollows = options.deferLatestOnlyTables === true && laterPlanned;
-      if (!laterPlanned || this.group.length >= (options.stateGroup ?? 1)) {
+      const laterUpdateFollows = this.boundaryPlanned(read.status === 'fulfilled' ? read.value : null);
+      if (!laterUpdateFollows || this.group.length >= CATCH_UP_STATE_GROUP) {
         const group = this.group.splice(0);
         // Updates apply in height order: the ones before must have committed before the next start.
         chunk.states = [...chunk.states, ...(await this.applied(true))];
-        const applying = this.stateWriter.applyGroup(group, { laterUpdateFollows });
-        if (options.overlapStateUpdates) {
-          const entry = { updates: applying, ended: false };
-          // Awaited by a later call; a failure meanwhile must not count as unhandled.
-          applying.then(
-            () => (entry.ended = true),
-            () => (entry.ended = true),
-          );
-          this.applying = entry;
-        } else {
-          chunk.states = [...chunk.states, ...(await applying)];
-        }
+        const updates = this.stateWriter.applyGroup(group, { laterUpdateFollows });
+        const entry = { updates, ended: false };
+        // Awaited by a later call; a failure meanwhile must not count as unhandled.
+        updates.then(
+          () => (entry.ended = true),
+          () => (entry.ended = true),
+        );
+        this.applying = entry;
       }
     }
     await directory.prune(await this.readingFiles());
@@ -280,12 +277,12 @@ export class SimulatedExchangeIngestion {
   }
 
   /**
-   * Asks for the chunks towards `untilMs` until `readAhead` wait beyond the next one: each up to the next
-   * state-update boundary or an hour, whichever is first.
+   * Asks for the chunks towards `untilMs` until CATCH_UP_READ_AHEAD wait beyond the next one: each up to
+   * the next state-update boundary or an hour, whichever is first.
    */
   private plan(untilMs: number): void {
     const { directory, options } = this.opened();
-    while (this.ahead.length <= (options.readAhead ?? 0)) {
+    while (this.ahead.length <= CATCH_UP_READ_AHEAD) {
       const from = directory.generatedUntilMs;
       if (untilMs <= from) return;
       const boundary = (Math.floor(from / options.stateIntervalMs) + 1) * options.stateIntervalMs;
