@@ -45,7 +45,7 @@ export async function projectClosedTrades(
       fills += window.length;
       if (window.length > 0) lastFillTime = Math.max(lastFillTime ?? 0, window[window.length - 1]!.time);
     }
-    progress(`part 2: ${fills} fills projected, ${inserted} closed trades`);
+    progress(`derived tables: ${fills} fills projected, ${inserted} closed trades`);
   }
   // The projector's checkpoint: the builder routes take the newest projected fill as their "now".
   const checkpoints = new ProjectionCheckpointRepository();

@@ -206,13 +206,13 @@ async function latestSnapshots(client: pg.ClientBase, stateTime: string): Promis
     const read = async <T extends pg.QueryResultRow>(sql: string) => (await client.query<T>(sql, [stateTime])).rows;
     return {
       cohorts: await read(
-        `SELECT timeframe, coin, segment_id::int AS segment_id, position_count, position_count_long, total_position_value::text, total_position_value_long::text,
+        `SELECT timeframe, coin, cohort_id::int AS cohort_id, position_count, position_count_long, total_position_value::text, total_position_value_long::text,
                 total_funding::text, total_unrealized_pnl::text, total_position_size::text, total_position_size_long::text
-         FROM cohort_position_snapshots WHERE created_at = $1 ORDER BY coin, segment_id, timeframe`,
+         FROM cohort_position_snapshots WHERE created_at = $1 ORDER BY coin, cohort_id, timeframe`,
       ),
       sizes: await read(
-        `SELECT coin, size_segment_id::int AS size_segment_id, position_count, total_position_value::text, total_position_value_long::text, value_near_liquidation::text
-         FROM position_size_snapshots WHERE created_at = $1 ORDER BY coin, size_segment_id`,
+        `SELECT coin, size_cohort_id::int AS size_cohort_id, position_count, total_position_value::text, total_position_value_long::text, value_near_liquidation::text
+         FROM position_size_snapshots WHERE created_at = $1 ORDER BY coin, size_cohort_id`,
       ),
       market: (
         await read<LatestSnapshots['market']>(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import Big from 'big.js';
-import { pnlSegmentFor, sizeSegmentFor } from '#market';
+import { pnlCohortFor, sizeCohortFor } from '#market';
 import { AnalyticsDataset, type AnalyticsSettings, liquidationProgress, STATE_INTERVAL_MS } from './analytics-dataset.js';
 import { FILL_COLUMNS, fillCopyChunks, type FillStats } from './analytics-fills.js';
 import { SnapshotHistory } from './analytics-history.js';
@@ -43,8 +43,8 @@ describe('analytics dataset', () => {
 
   it('writes wallets as the state writer does: cohorts by equity and PnL, sums and ratios of the open positions', () => {
     for (const { wallet: w, open } of wallets) {
-      expect(w.sizeSegmentId).toBe(sizeSegmentFor(w.perpEquity));
-      expect(w.pnlSegmentId).toBe(pnlSegmentFor(w.perpPnl));
+      expect(w.sizeCohortId).toBe(sizeCohortFor(w.perpEquity));
+      expect(w.pnlCohortId).toBe(pnlCohortFor(w.perpPnl));
       expect(w.countOpenPositions).toBe(open.length);
       expect(new Big(w.openValue).eq(sum(open.map((p) => p.value)))).toBe(true);
       expect(new Big(w.longValue).eq(sum(open.filter((p) => p.side === 'long').map((p) => p.value)))).toBe(true);
@@ -60,7 +60,7 @@ describe('analytics dataset', () => {
         expect(w.closestLiqCoin).toBe(atRisk[0]?.coin ?? null);
       }
     }
-    const cohorts = new Set(wallets.map((w) => w.wallet.sizeSegmentId));
+    const cohorts = new Set(wallets.map((w) => w.wallet.sizeCohortId));
     expect(cohorts.size).toBeGreaterThanOrEqual(6);
   });
 

@@ -1,5 +1,5 @@
 import { SeededRandom } from '#exchange';
-import { pnlSegmentFor, sizeSegmentFor } from '#market';
+import { pnlCohortFor, sizeCohortFor } from '#market';
 import { decimal } from '../fills/node-fills.generator.js';
 import { type CoinSpec, coinSpecs } from './analytics-coins.js';
 import { bigDecimal, roundedRatio } from './analytics-decimals.js';
@@ -14,7 +14,7 @@ import { bigDecimal, roundedRatio } from './analytics-decimals.js';
  * Numbers are integers of a decimal unit (size units, price ticks, micro-dollars) and become exact
  * decimal strings only when written, with the writers' formulas (libs/market/src/state): value =
  * size x mark, liquidation progress as the staging table computes it, the wallet sums and ratios as
- * WalletStateRepository does, cohorts by sizeSegmentFor and pnlSegmentFor.
+ * WalletStateRepository does, cohorts by sizeCohortFor and pnlCohortFor.
  */
 
 /** Bumped whenever the generated rows change, so a database loaded by an older generator is loaded again. */
@@ -83,8 +83,8 @@ export interface WalletRow {
   stakedEquity: string;
   totalEquity: string;
   perpPnl: string;
-  sizeSegmentId: number;
-  pnlSegmentId: number;
+  sizeCohortId: number;
+  pnlCohortId: number;
   openValue: string;
   longValue: string;
   shortValue: string;
@@ -235,8 +235,8 @@ export class AnalyticsDataset {
       stakedEquity: bigDecimal(stakedEquity, hypeScale),
       totalEquity: bigDecimal(equityMicros * 10n ** BigInt(hypeScale - 6) + spotEquity + stakedEquity, hypeScale),
       perpPnl,
-      sizeSegmentId: sizeSegmentFor(perpEquity),
-      pnlSegmentId: pnlSegmentFor(perpPnl),
+      sizeCohortId: sizeCohortFor(perpEquity),
+      pnlCohortId: pnlCohortFor(perpPnl),
       openValue: decimal(openValue, 6),
       longValue: decimal(longValue, 6),
       shortValue: decimal(shortValue, 6),

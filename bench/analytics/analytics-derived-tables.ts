@@ -8,79 +8,81 @@ import { changePoints, rankingsAndPeriods } from './analytics-wallet-histories.j
 import { readDatabaseComment, writeDatabaseComment } from './database-comment.js';
 
 /**
- * Part 2 of the analytics dataset: the tables the part-2 routes (issue 10) read, derived from part 1's
- * fills and wallets, loaded into its database after it and recorded beside it in the database comment:
- * closed trades, builder activity and exchange volume (from the loaded fills by the projector's own reads
- * and writers), PnL and HYPE balance histories as change points (analytics-wallet-histories.ts), and
- * 5-minute open-order snapshots stored as validity intervals (analytics-order-snapshots.ts).
+ * The derived tables of the analytics dataset, which the routes over them read: derived from the base
+ * tables' fills and wallets, loaded into their database after them and recorded beside them in the
+ * database comment: closed trades, builder activity and exchange volume (from the loaded fills by the
+ * projector's own reads and writers), PnL and HYPE balance histories as change points
+ * (analytics-wallet-histories.ts), and 5-minute open-order snapshots stored as validity intervals
+ * (analytics-order-snapshots.ts).
  */
 
-/** Bumped whenever part 2's rows change, so an older part 2 is loaded again (part 1 is kept). */
-export const PART2_VERSION = 1;
+/** Bumped whenever the derived tables' rows change, so older ones are loaded again (the base tables are kept). */
+export const DERIVED_TABLES_VERSION = 1;
 /** Orders in the book at every snapshot. */
 export const OPEN_ORDERS = 50_000;
 
-export interface Part2Settings {
+export interface DerivedTablesSettings {
   version: number;
   openOrders: number;
   /** Days of 5-minute order snapshots, ending at the load's wall-clock time (the routes only serve the last 30 days of the wall clock). */
   orderDays: number;
 }
 
-export interface Part2Info {
-  settings: Part2Settings;
-  /** Epoch ms of the newest order snapshot: the wall clock's 5-minute boundary when part 2 was loaded. */
+export interface DerivedTablesInfo {
+  settings: DerivedTablesSettings;
+  /** Epoch ms of the newest order snapshot: the wall clock's 5-minute boundary when the derived tables were loaded. */
   newestSnapshotMs: number;
   loadSeconds: Record<string, number>;
   rows: Record<string, number>;
 }
 
-export function part2Settings(days: number): Part2Settings {
-  return { version: PART2_VERSION, openOrders: OPEN_ORDERS, orderDays: days };
+export function derivedTablesSettings(days: number): DerivedTablesSettings {
+  return { version: DERIVED_TABLES_VERSION, openOrders: OPEN_ORDERS, orderDays: days };
 }
 
 /**
- * Part 2 in the database of `part1`: reused when the comment records a part 2 of these settings (and the
- * oldest of its snapshots a route can still ask for is within its history), else loaded.
+ * The derived tables in the database of the base tables (`base`): reused when the comment records derived
+ * tables of these settings (and the oldest of their snapshots a route can still ask for is within their
+ * history), else loaded.
  */
-export async function ensurePart2(
+export async function ensureDerivedTables(
   databaseUrl: string,
   dataset: AnalyticsDataset,
-  part1: DatasetInfo,
+  base: DatasetInfo,
   progress: (m: string) => void,
-): Promise<Part2Info & { reused: boolean }> {
-  const settings = part2Settings(dataset.settings.days);
+): Promise<DerivedTablesInfo & { reused: boolean }> {
+  const settings = derivedTablesSettings(dataset.settings.days);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const comment = (await readDatabaseComment(client)) ?? {};
-    const found = comment.part2 as Part2Info | undefined;
+    const found = comment.derivedTables as DerivedTablesInfo | undefined;
     if (found && JSON.stringify(found.settings) === JSON.stringify(settings)) {
-      progress(`reusing part 2 of the dataset (loaded in ${found.loadSeconds.total} s)`);
-      // A part 2 loaded before this step existed gets it now (its tables were left empty or stale).
+      progress(`reusing the derived tables of the dataset (loaded in ${found.loadSeconds.total} s)`);
+      // Derived tables loaded before this step existed get it now (its tables were left empty or stale).
       if (found.loadSeconds[RANKINGS_STEP] === undefined) {
-        progress(`part 2: ${RANKINGS_STEP}...`);
+        progress(`derived tables: ${RANKINGS_STEP}...`);
         const started = performance.now();
         await rankingsAndPeriods(sqlRunner(client), dataset);
         found.loadSeconds[RANKINGS_STEP] = Number(((performance.now() - started) / 1000).toFixed(1));
-        await writeDatabaseComment(client, { ...comment, part2: found });
+        await writeDatabaseComment(client, { ...comment, derivedTables: found });
       }
       return { ...found, reused: true };
     }
     // The steps an interrupted load of these settings finished are kept (each records itself when done).
-    const earlier = comment.part2Steps as Part2Steps | undefined;
-    const steps: Part2Steps =
+    const earlier = comment.derivedTablesSteps as DerivedTablesSteps | undefined;
+    const steps: DerivedTablesSteps =
       earlier && JSON.stringify(earlier.settings) === JSON.stringify(settings)
         ? earlier
         : { settings, newestSnapshotMs: Math.floor(Date.now() / SNAPSHOT_INTERVAL_MS) * SNAPSHOT_INTERVAL_MS, loadSeconds: {} };
-    const info = await loadPart2(
+    const info = await loadDerivedTables(
       client,
       dataset,
       steps,
-      async () => writeDatabaseComment(client, { ...part1, ...comment, part2Steps: steps }),
+      async () => writeDatabaseComment(client, { ...base, ...comment, derivedTablesSteps: steps }),
       progress,
     );
-    await writeDatabaseComment(client, { ...part1, ...comment, part2Steps: undefined, part2: info });
+    await writeDatabaseComment(client, { ...base, ...comment, derivedTablesSteps: undefined, derivedTables: info });
     return { ...info, reused: false };
   } finally {
     await client.end();
@@ -90,24 +92,24 @@ export async function ensurePart2(
 const RANKINGS_STEP = "wallet rankings and PnL periods (the state writer's statements)";
 
 /** A load in progress: the steps done, with their seconds. */
-interface Part2Steps {
-  settings: Part2Settings;
+interface DerivedTablesSteps {
+  settings: DerivedTablesSettings;
   newestSnapshotMs: number;
   loadSeconds: Record<string, number>;
 }
 
-async function loadPart2(
+async function loadDerivedTables(
   client: pg.ClientBase,
   dataset: AnalyticsDataset,
-  steps: Part2Steps,
+  steps: DerivedTablesSteps,
   save: () => Promise<void>,
   progress: (m: string) => void,
-): Promise<Part2Info> {
+): Promise<DerivedTablesInfo> {
   const { settings, newestSnapshotMs, loadSeconds } = steps;
   /** Runs a step not done yet: its tables emptied first (a half-done step's rows go), then recorded as done. */
   const step = async (name: string, tables: string | null, work: () => Promise<unknown>): Promise<void> => {
-    if (loadSeconds[name] !== undefined) return progress(`part 2: ${name} done by an earlier run`);
-    progress(`part 2: ${name}...`);
+    if (loadSeconds[name] !== undefined) return progress(`derived tables: ${name} done by an earlier run`);
+    progress(`derived tables: ${name}...`);
     const started = performance.now();
     if (tables) await client.query(`TRUNCATE ${tables}`);
     await work();
@@ -154,7 +156,12 @@ async function loadPart2(
             (SELECT count(*) FROM open_order_intervals_current)::int AS current_order_versions`,
   );
   const total = Object.values(loadSeconds).reduce((a, b) => a + b, 0);
-  const info: Part2Info = { settings, newestSnapshotMs, loadSeconds: { ...loadSeconds, total: Number(total.toFixed(1)) }, rows: rows[0]! };
-  progress(`part 2 loaded in ${info.loadSeconds.total} s: ${JSON.stringify(info.rows)}`);
+  const info: DerivedTablesInfo = {
+    settings,
+    newestSnapshotMs,
+    loadSeconds: { ...loadSeconds, total: Number(total.toFixed(1)) },
+    rows: rows[0]!,
+  };
+  progress(`derived tables loaded in ${info.loadSeconds.total} s: ${JSON.stringify(info.rows)}`);
   return info;
 }

@@ -6,6 +6,8 @@ import {
   CLOSED_TRADES_DEFAULT_LIMIT,
   ClosedTradesQueries,
   ClosedTradesSummaryQueries,
+  COHORTS,
+  CohortSummaryQueries,
   LEADERBOARD_DEFAULT_LIMIT,
   LeaderboardsQueries,
   LIQUIDATION_FILLS_DEFAULT_LIMIT,
@@ -16,13 +18,18 @@ import {
   OrderSnapshotsQueries,
   PNL_FIELDS,
   PositionsQueries,
-  SEGMENTS,
-  SegmentSummaryQueries,
   WALLET_ORDER_FIELDS,
   WALLETS_DEFAULT_LIMIT,
   WalletsQueries,
 } from '#market';
 import { type AnalyticsDataset, DAY_MS } from './analytics-dataset.js';
+
+/**
+ * The tables a route reads: the base ones only (analytics-database.ts: fills, wallets, positions and the
+ * state updates' snapshots), or also those derived from them (analytics-derived-tables.ts: closed trades,
+ * builder activity, wallet histories and rankings, order snapshots), loaded only when such a route runs.
+ */
+export type DatasetTables = 'base' | 'derived';
 
 /** Wallets picked from the loaded data for the routes that take an address. */
 export interface QueryInputs {
@@ -30,12 +37,12 @@ export interface QueryInputs {
   liquidationAddresses: string[];
   /** Wallets holding several open positions. */
   positionWallets: string[];
-  /** Part 2: the wallets with the most closed trades in the last 7 days of the history, and over all of it. */
+  /** Derived tables: the wallets with the most closed trades in the last 7 days of the history, and over all of it. */
   closedTradeWallets?: string[];
   busiestTradeWallets?: string[];
-  /** Part 2: the builders with the most fills. */
+  /** Derived tables: the builders with the most fills. */
   builders?: string[];
-  /** Part 2: the oldest order snapshot the routes still serve (30 days before the wall clock, or the oldest stored if newer). */
+  /** Derived tables: the oldest order snapshot the routes still serve (30 days before the wall clock, or the oldest stored if newer). */
   oldestSnapshotMs?: number;
 }
 
@@ -49,8 +56,8 @@ export interface Endpoint {
   redirects?: boolean;
   /** The statement its queries class runs for each path, in the same order, for the SQL ratio. */
   sql?: (q: SqlRunner, i: number) => Promise<unknown>;
-  /** Which issue's routes: BENCH_ANALYTICS_ROUTES=part1|part2|all picks them. */
-  part: 1 | 2;
+  /** What it reads: BENCH_ANALYTICS_ROUTES=base|derived|all picks routes by it. */
+  tables: DatasetTables;
 }
 
 const API = '/api/external';
@@ -74,54 +81,54 @@ function liquidationWindows(dataset: AnalyticsDataset): Array<{ startMs: number;
 
 export function analyticsEndpoints(dataset: AnalyticsDataset, inputs: QueryInputs, bigCoin: string): Endpoint[] {
   const windows = liquidationWindows(dataset);
-  const segments = [...SEGMENTS].sort((a, b) => a.id - b.id);
+  const cohorts = [...COHORTS].sort((a, b) => a.id - b.id);
   const fills = new LiquidationFillsQueries();
   const risk = new LiquidationRiskQueries();
-  const summaries = new SegmentSummaryQueries();
+  const summaries = new CohortSummaryQueries();
   const positions = new PositionsQueries();
   const iso = (ms: number) => new Date(ms).toISOString();
   return [
-    { name: 'fills/liquidation', paths: [`${API}/fills/liquidation`], list: true, part: 1 },
+    { name: 'fills/liquidation', paths: [`${API}/fills/liquidation`], list: true, tables: 'base' },
     {
       name: 'fills/liquidation?coin=BTC&start&end',
       paths: windows.map((w) => `${API}/fills/liquidation?coin=BTC&start=${iso(w.startMs)}&end=${iso(w.endMs)}`),
       list: true,
-      part: 1,
+      tables: 'base',
       sql: (q, i) => fills.list(q, { coin: 'BTC', ...windows[i % windows.length]!, limit: LIQUIDATION_FILLS_DEFAULT_LIMIT }),
     },
     {
       name: 'fills/liquidation?address',
       paths: inputs.liquidationAddresses.map((a) => `${API}/fills/liquidation?address=${a}`),
       list: true,
-      part: 1,
+      tables: 'base',
     },
     {
       name: '{segmentId}/assets/liquidation-risk',
-      paths: segments.map((s) => `${API}/${s.id}/assets/liquidation-risk`),
+      paths: cohorts.map((c) => `${API}/${c.id}/assets/liquidation-risk`),
       list: true,
-      part: 1,
+      tables: 'base',
       sql: (q, i) => {
-        const s = segments[i % segments.length]!;
-        return risk.byCoin(q, { segmentId: s.id, offset: 0, limit: LIQUIDATION_RISK_DEFAULT_LIMIT });
+        const c = cohorts[i % cohorts.length]!;
+        return risk.byCoin(q, { cohortId: c.id, offset: 0, limit: LIQUIDATION_RISK_DEFAULT_LIMIT });
       },
     },
     {
       name: 'segments/{id}/summary',
-      paths: segments.map((s) => `${API}/segments/${s.id}/summary`),
+      paths: cohorts.map((c) => `${API}/segments/${c.id}/summary`),
       list: false,
-      part: 1,
-      sql: (q, i) => summaries.summary(q, segments[i % segments.length]!.id, 'all'),
+      tables: 'base',
+      sql: (q, i) => summaries.summary(q, cohorts[i % cohorts.length]!.id, 'all'),
     },
-    { name: 'position-metrics/coin/BTC/segment/4', paths: [`${API}/position-metrics/coin/BTC/segment/4`], list: true, part: 1 },
-    { name: 'position-metrics/coin/BTC', paths: [`${API}/position-metrics/coin/BTC`], list: false, part: 1 },
-    { name: 'position-metrics/general', paths: [`${API}/position-metrics/general`], list: true, part: 1 },
-    { name: 'positions/heatmap', paths: [`${API}/positions/heatmap`], list: false, part: 1 },
-    { name: 'positions', paths: [`${API}/positions`], list: true, part: 1 },
+    { name: 'position-metrics/coin/BTC/segment/4', paths: [`${API}/position-metrics/coin/BTC/segment/4`], list: true, tables: 'base' },
+    { name: 'position-metrics/coin/BTC', paths: [`${API}/position-metrics/coin/BTC`], list: false, tables: 'base' },
+    { name: 'position-metrics/general', paths: [`${API}/position-metrics/general`], list: true, tables: 'base' },
+    { name: 'positions/heatmap', paths: [`${API}/positions/heatmap`], list: false, tables: 'base' },
+    { name: 'positions', paths: [`${API}/positions`], list: true, tables: 'base' },
     {
       name: 'positions?address',
       paths: inputs.positionWallets.map((a) => `${API}/positions?address=${a}`),
       list: true,
-      part: 1,
+      tables: 'base',
       sql: (q, i) => {
         const end = Date.now();
         return positions.page(q, {
@@ -132,36 +139,36 @@ export function analyticsEndpoints(dataset: AnalyticsDataset, inputs: QueryInput
         });
       },
     },
-    { name: 'coin/BTC/open-positions/history', paths: [`${API}/coin/BTC/open-positions/history`], list: true, part: 1 },
+    { name: 'coin/BTC/open-positions/history', paths: [`${API}/coin/BTC/open-positions/history`], list: true, tables: 'base' },
     {
       name: `exports/coins/${bigCoin}/liquidation-heatmap (built)`,
       paths: [`${API}/exports/coins/${bigCoin}/liquidation-heatmap`],
       list: false,
       redirects: true,
-      part: 1,
+      tables: 'base',
     },
     {
       name: 'exports/total-wallets-equity-chart-data (built)',
       paths: [`${API}/exports/total-wallets-equity-chart-data`],
       list: false,
       redirects: true,
-      part: 1,
+      tables: 'base',
     },
     {
       name: `exports/coins/${bigCoin}/position-breakdown-by-size (built)`,
       paths: [`${API}/exports/coins/${bigCoin}/position-breakdown-by-size`],
       list: false,
       redirects: true,
-      part: 1,
+      tables: 'base',
     },
     {
       name: `positions/open/coin/${bigCoin} (built)`,
       paths: [`${API}/positions/open/coin/${bigCoin}`],
       list: false,
       redirects: true,
-      part: 1,
+      tables: 'base',
     },
-    ...part2Endpoints(dataset, inputs),
+    ...derivedTablesEndpoints(dataset, inputs),
   ];
 }
 
@@ -179,10 +186,10 @@ async function inTransaction<T>(q: SqlRunner, isolation: string, work: (q: SqlRu
 }
 
 /**
- * The part-2 routes (issue 10): every list at its default page size, the heavy ones with their own SQL.
+ * The routes over the derived tables: every list at its default page size, the heavy ones with their own SQL.
  * Windows and snapshot times come from the loaded data (it ends at a fixed past time), not the wall clock.
  */
-function part2Endpoints(dataset: AnalyticsDataset, inputs: QueryInputs): Endpoint[] {
+function derivedTablesEndpoints(dataset: AnalyticsDataset, inputs: QueryInputs): Endpoint[] {
   const walletsQueries = new WalletsQueries();
   const trades = new ClosedTradesQueries();
   const summaries = new ClosedTradesSummaryQueries();
@@ -205,7 +212,7 @@ function part2Endpoints(dataset: AnalyticsDataset, inputs: QueryInputs): Endpoin
     name: `wallets?orderBy=${field}`,
     paths: [`${API}/wallets?orderBy=${field}`],
     list: true,
-    part: 2,
+    tables: 'derived',
     sql: (q) =>
       inTransaction(q, 'REPEATABLE READ', (t) =>
         walletsQueries.page(t, { orderBy: field, descending: true, offset: 0, limit: WALLETS_DEFAULT_LIMIT }),
@@ -222,21 +229,21 @@ function part2Endpoints(dataset: AnalyticsDataset, inputs: QueryInputs): Endpoin
       name: 'orders/5m-snapshots/latest',
       paths: [`${API}/orders/5m-snapshots/latest`],
       list: true,
-      part: 2,
+      tables: 'derived',
       sql: (q) => snapshotPage(q, null),
     },
     {
       name: 'orders/5m-snapshots/{30 days back}',
       paths: [`${API}/orders/5m-snapshots/${iso(oldest)}`],
       list: true,
-      part: 2,
+      tables: 'derived',
       sql: (q) => snapshotPage(q, oldest),
     },
     {
       name: 'closed-trades?address (last 7 days of the history)',
       paths: tradeWallets.map((a) => `${API}/closed-trades?address=${a}&startTime=${iso(week.startTime)}&endTime=${iso(week.endTime)}`),
       list: true,
-      part: 2,
+      tables: 'derived',
       sql: (q, i) =>
         trades.listByAddress(q, { address: tradeWallets[i % tradeWallets.length]!, ...week, limit: CLOSED_TRADES_DEFAULT_LIMIT }),
     },
@@ -244,14 +251,14 @@ function part2Endpoints(dataset: AnalyticsDataset, inputs: QueryInputs): Endpoin
       name: 'closed-trades/summary?interval=all',
       paths: busiest.map((a) => `${API}/closed-trades/summary?address=${a}&interval=all`),
       list: false,
-      part: 2,
+      tables: 'derived',
       sql: (q, i) => summaries.aggregate(q, busiest[i % busiest.length]!, { closedSince: null }),
     },
     {
       name: 'leaderboards/all-pnl',
       paths: PNL_FIELDS.map((f) => `${API}/leaderboards/all-pnl?order=desc&orderBy=${f}&rankBy=${f}`),
       list: true,
-      part: 2,
+      tables: 'derived',
       sql: (q, i) => {
         const field = PNL_FIELDS[i % PNL_FIELDS.length]!;
         return inTransaction(q, 'REPEATABLE READ', async (t) => ({
@@ -266,18 +273,18 @@ function part2Endpoints(dataset: AnalyticsDataset, inputs: QueryInputs): Endpoin
         }));
       },
     },
-    { name: 'hype/holders', paths: [`${API}/hype/holders`], list: true, part: 2 },
+    { name: 'hype/holders', paths: [`${API}/hype/holders`], list: true, tables: 'derived' },
     {
       name: 'builders/list/timeframe/{24h,7d,30d,all}',
       paths: ['24h', '7d', '30d', 'all'].map((t) => `${API}/builders/list/timeframe/${t}`),
       list: true,
-      part: 2,
+      tables: 'derived',
     },
     {
       name: 'builders/{builder}/profile',
       paths: builders.map((b) => `${API}/builders/${b}/profile`),
       list: false,
-      part: 2,
+      tables: 'derived',
       sql: (q, i) => profileOn(q).profile(builders[i % builders.length]!),
     },
   ];

@@ -13,10 +13,10 @@ import { bigDecimal } from './analytics-decimals.js';
 
 export const STATE_UPDATE_COLUMNS = 'height, state_time, hype_px, wallets, positions, processed_at';
 export const COHORT_COLUMNS =
-  'created_at, timeframe, coin, segment_id, position_count, position_count_long, total_position_value, total_position_value_long, ' +
+  'created_at, timeframe, coin, cohort_id, position_count, position_count_long, total_position_value, total_position_value_long, ' +
   'total_funding, total_unrealized_pnl, total_position_size, total_position_size_long';
 export const SIZE_COLUMNS =
-  'created_at, coin, size_segment_id, position_count, total_position_value, total_position_value_long, value_near_liquidation';
+  'created_at, coin, size_cohort_id, position_count, total_position_value, total_position_value_long, value_near_liquidation';
 export const MARKET_COLUMNS =
   'created_at, count, count_long, count_short, open_interest, open_interest_long, open_interest_short, perp_equity, count_in_profit';
 export const EQUITY_COLUMNS =
@@ -27,7 +27,7 @@ export interface LatestSnapshots {
   cohorts: Array<{
     timeframe: string;
     coin: string;
-    segment_id: number;
+    cohort_id: number;
     position_count: number;
     position_count_long: number;
     total_position_value: string;
@@ -39,7 +39,7 @@ export interface LatestSnapshots {
   }>;
   sizes: Array<{
     coin: string;
-    size_segment_id: number;
+    size_cohort_id: number;
     position_count: number;
     total_position_value: string;
     total_position_value_long: string;
@@ -117,7 +117,7 @@ export class SnapshotHistory {
         const value = Number(r.total_position_value) * vf;
         const size = Number(r.total_position_size) * cf;
         chunk +=
-          `${at}\t${r.timeframe}\t${r.coin}\t${r.segment_id}\t${count}\t${Math.min(count, Math.round(r.position_count_long * cf))}\t${fixed(value)}\t` +
+          `${at}\t${r.timeframe}\t${r.coin}\t${r.cohort_id}\t${count}\t${Math.min(count, Math.round(r.position_count_long * cf))}\t${fixed(value)}\t` +
           `${fixed(Math.min(value, Number(r.total_position_value_long) * vf))}\t${fixed(Number(r.total_funding) * cf)}\t${fixed(Number(r.total_unrealized_pnl) * vf)}\t` +
           `${fixed(size)}\t${fixed(Math.min(size, Number(r.total_position_size_long) * cf))}\n`;
       }
@@ -136,7 +136,7 @@ export class SnapshotHistory {
         const count = Math.round(r.position_count * cf);
         if (count === 0) continue;
         const value = Number(r.total_position_value) * vf;
-        chunk += `${at}\t${r.coin}\t${r.size_segment_id}\t${count}\t${fixed(value)}\t${fixed(Math.min(value, Number(r.total_position_value_long) * vf))}\t${fixed(Math.min(value, Number(r.value_near_liquidation) * vf))}\n`;
+        chunk += `${at}\t${r.coin}\t${r.size_cohort_id}\t${count}\t${fixed(value)}\t${fixed(Math.min(value, Number(r.total_position_value_long) * vf))}\t${fixed(Math.min(value, Number(r.value_near_liquidation) * vf))}\n`;
       }
       yield chunk;
     }

@@ -82,7 +82,7 @@ export async function orderSnapshots(
      CROSS JOIN LATERAL (SELECT round(c.px * (1 + (h % 2001 - 1000) / 20000.0), c.px_decimals) AS px) r
      LEFT JOIN bench_order_builders b ON b.i = h / 10 % greatest(${builders}, 1)`,
   );
-  progress('part 2: order versions written, indexes...');
+  progress('derived tables: order versions written, indexes...');
   await restore();
   // The live book: the current versions, each last changed for the snapshot that showed it.
   await client.query(

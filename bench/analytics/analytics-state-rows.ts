@@ -8,7 +8,7 @@ import type { AnalyticsDataset, PositionRow, WalletRow } from './analytics-datas
  */
 
 export const WALLET_COLUMNS =
-  'address, earliest_activity_at, state_time, perp_equity, spot_equity, staked_equity, total_equity, perp_pnl, size_segment_id, pnl_segment_id, ' +
+  'address, earliest_activity_at, state_time, perp_equity, spot_equity, staked_equity, total_equity, perp_pnl, size_cohort_id, pnl_cohort_id, ' +
   'open_value, long_value, short_value, sum_upnl, exposure_ratio, perp_bias, closest_liq_coin, closest_liq_progress, count_open_positions, spot_hype, staked_hype';
 
 export const POSITION_COLUMNS =
@@ -21,7 +21,7 @@ const nullable = (v: string | null): string => v ?? '\\N';
 export function walletLine(w: WalletRow): string {
   return (
     `${w.address}\t${iso(w.earliestActivityMs)}\t${iso(w.stateTimeMs)}\t${w.perpEquity}\t${w.spotEquity}\t${w.stakedEquity}\t${w.totalEquity}\t` +
-    `${w.perpPnl}\t${w.sizeSegmentId}\t${w.pnlSegmentId}\t${w.openValue}\t${w.longValue}\t${w.shortValue}\t${w.sumUpnl}\t${nullable(w.exposureRatio)}\t` +
+    `${w.perpPnl}\t${w.sizeCohortId}\t${w.pnlCohortId}\t${w.openValue}\t${w.longValue}\t${w.shortValue}\t${w.sumUpnl}\t${nullable(w.exposureRatio)}\t` +
     `${nullable(w.perpBias)}\t${nullable(w.closestLiqCoin)}\t${nullable(w.closestLiqProgress)}\t${w.countOpenPositions}\t${w.spotHype}\t${w.stakedHype}\n`
   );
 }

@@ -3,9 +3,9 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { ensureAnalyticsDataset, sqlRunner } from '../analytics/analytics-database.js';
-import { ensurePart2, type Part2Info } from '../analytics/analytics-derived-tables.js';
+import { type DerivedTablesInfo, ensureDerivedTables } from '../analytics/analytics-derived-tables.js';
 import { AnalyticsDataset, analyticsSettings } from '../analytics/analytics-dataset.js';
-import { analyticsEndpoints, type Endpoint, type QueryInputs } from '../analytics/analytics-endpoints.js';
+import { analyticsEndpoints, type DatasetTables, type Endpoint, type QueryInputs } from '../analytics/analytics-endpoints.js';
 import { type ExportTiming, timeExport } from '../analytics/analytics-exports.js';
 import { type CpuTimes, cpuPerRequest, cpuTimes } from '../analytics/cpu-time.js';
 import { loadPaths, loadSql, type Measured, sqlLoad } from '../analytics/analytics-load.js';
@@ -36,10 +36,13 @@ const ALONE_LIMIT_MS = Number(process.env.BENCH_ANALYTICS_ALONE_LIMIT_MS ?? 1_50
 const EXPORT_DIR = join(tmpdir(), 'tidewatch-bench-analytics-exports');
 /** `BENCH_ANALYTICS_ONLY=fills,positions?address`: only the endpoints whose name contains one of these, for a quick look. */
 const ONLY = process.env.BENCH_ANALYTICS_ONLY?.split(',').filter(Boolean);
-/** `BENCH_ANALYTICS_ROUTES=part1|part2|all` (default all): issue 9's routes, issue 10's, or both; part 2's tables are loaded only when its routes run. */
+/**
+ * `BENCH_ANALYTICS_ROUTES=base|derived|all` (default all): the routes over the base tables, those over the
+ * derived tables, or both; the derived tables are loaded only when their routes run.
+ */
 const ROUTES = process.env.BENCH_ANALYTICS_ROUTES ?? 'all';
-if (!['part1', 'part2', 'all'].includes(ROUTES)) throw new Error(`BENCH_ANALYTICS_ROUTES must be part1, part2 or all, got ${ROUTES}`);
-const PARTS = ROUTES === 'all' ? [1, 2] : [ROUTES === 'part1' ? 1 : 2];
+if (!['base', 'derived', 'all'].includes(ROUTES)) throw new Error(`BENCH_ANALYTICS_ROUTES must be base, derived or all, got ${ROUTES}`);
+const TABLES: DatasetTables[] = ROUTES === 'all' ? ['base', 'derived'] : [ROUTES as DatasetTables];
 /** A snapshot time this far inside the routes' 30 days of the wall clock stays valid for a whole run. */
 const SNAPSHOT_MARGIN_MS = 3_600_000;
 
@@ -64,7 +67,7 @@ const ENV = {
 };
 
 /** Wallets the address routes ask for, and the market with the most open positions, read from the loaded data. */
-async function queryInputs(part2: Part2Info | null, endMs: number): Promise<QueryInputs & { bigCoin: string }> {
+async function queryInputs(derived: DerivedTablesInfo | null, endMs: number): Promise<QueryInputs & { bigCoin: string }> {
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
   try {
@@ -75,7 +78,7 @@ async function queryInputs(part2: Part2Info | null, endMs: number): Promise<Quer
       ),
       positionWallets: await column(`SELECT address AS v FROM wallets WHERE count_open_positions >= 3 ORDER BY address LIMIT 64`),
       bigCoin: (await column(`SELECT coin AS v FROM positions WHERE close_time IS NULL GROUP BY coin ORDER BY count(*) DESC LIMIT 1`))[0]!,
-      ...(part2 && {
+      ...(derived && {
         closedTradeWallets: await column(
           `SELECT address AS v FROM closed_trades WHERE close_time > '${new Date(endMs - 7 * 86_400_000).toISOString()}' GROUP BY address ORDER BY count(*) DESC, address LIMIT 8`,
         ),
@@ -110,11 +113,13 @@ const row = (endpoint: string, m: Measured | null, target: string, met: boolean 
 export async function analyticsBenchmark() {
   const settings = analyticsSettings();
   const dataset = await ensureAnalyticsDataset(DATABASE_URL, settings, progress);
-  const part2 = PARTS.includes(2) ? await ensurePart2(DATABASE_URL, new AnalyticsDataset(settings), dataset, progress) : null;
-  const inputs = await queryInputs(part2, settings.endMs);
+  const derived = TABLES.includes('derived')
+    ? await ensureDerivedTables(DATABASE_URL, new AnalyticsDataset(settings), dataset, progress)
+    : null;
+  const inputs = await queryInputs(derived, settings.endMs);
   const endpoints = analyticsEndpoints(new AnalyticsDataset(settings), inputs, inputs.bigCoin)
-    .filter((e) => PARTS.includes(e.part))
-    .filter((e) => !ONLY || ONLY.some((part) => e.name.includes(part)));
+    .filter((e) => TABLES.includes(e.tables))
+    .filter((e) => !ONLY || ONLY.some((name) => e.name.includes(name)));
   const token = await benchConsumerToken(ENV, 'bench-analytics');
   const headers = { authorization: `Bearer ${token}` };
   const origin = `http://127.0.0.1:${PORT}`;
@@ -289,9 +294,9 @@ export async function analyticsBenchmark() {
     target: '',
     'met?': '',
   });
-  if (part2)
+  if (derived)
     table.push({
-      endpoint: `dataset part 2 load: ${part2.loadSeconds.total} s${part2.reused ? " (an earlier run's, reused)" : ''}`,
+      endpoint: `derived tables load: ${derived.loadSeconds.total} s${derived.reused ? " (an earlier run's, reused)" : ''}`,
       'p50 ms': '',
       'p99 ms': '',
       'req/s': '',
@@ -312,7 +317,7 @@ export async function analyticsBenchmark() {
       inputs,
     },
     dataset,
-    datasetPart2: part2,
+    derivedTables: derived,
     loadAverage,
     endpoints: endpoints.map((e) => ({
       name: e.name,

@@ -2,14 +2,14 @@ import 'reflect-metadata';
 import { Controller, Get, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { SEGMENTS } from '#market';
+import { COHORTS } from '#market';
 
 // (b) The framework's own ceiling: NestJS on express, same route and bytes, nothing else.
 @Controller('api/external/segments')
 class BareSegmentsController {
   @Get()
   list() {
-    return SEGMENTS;
+    return COHORTS;
   }
 }
 

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
-import { SEGMENTS } from '#market';
+import { COHORTS } from '#market';
 
 // (c) Bare node:http returning the same bytes: the machine's ceiling.
-const body = Buffer.from(JSON.stringify(SEGMENTS));
+const body = Buffer.from(JSON.stringify(COHORTS));
 createServer((_req, res) => {
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
   res.end(body);

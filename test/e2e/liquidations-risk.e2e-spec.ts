@@ -76,10 +76,10 @@ describe('Liquidations', () => {
       expect((await get(risk(8, '?offset=3&limit=1'))).body).toEqual({ totalCount: 0, items: [] });
     });
 
-    it.each([17, 0, -1, 99])('answers cohort %s with a 404 naming it', async (segmentId) => {
-      const res = await get(risk(segmentId));
+    it.each([17, 0, -1, 99])('answers cohort %s with a 404 naming it', async (cohortId) => {
+      const res = await get(risk(cohortId));
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ status: 'error', message: `Unknown segmentId: ${segmentId} (cohorts are 1 to 16)` });
+      expect(res.body).toEqual({ status: 'error', message: `Unknown segmentId: ${cohortId} (cohorts are 1 to 16)` });
     });
 
     it.each([
@@ -92,8 +92,8 @@ describe('Liquidations', () => {
       ['2', '?offset=-1', [{ field: 'offset', message: 'offset must not be less than 0' }]],
       ['2', '?offset=x', [{ field: 'offset', message: 'offset must be an integer number' }]],
       ['2', '?coin=BTC', [{ field: 'coin', message: 'property coin should not exist' }]],
-    ])('answers /%s/assets/liquidation-risk%s with a 400 naming the field', async (segmentId, query, errors) => {
-      const res = await get(risk(segmentId, query));
+    ])('answers /%s/assets/liquidation-risk%s with a 400 naming the field', async (cohortId, query, errors) => {
+      const res = await get(risk(cohortId, query));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(badRequest(errors));
     });

@@ -38,10 +38,10 @@ describe('position metrics', () => {
     });
 
     it('reads zeros for an update where the cohort held nothing in the coin', async () => {
-      const zeros = (time: number, segmentId: number) => ({
+      const zeros = (time: number, cohortId: number) => ({
         createdAt: iso(time),
         coin: 'BTC',
-        segmentId,
+        segmentId: cohortId,
         positionCount: 0,
         positionCountLong: 0,
         totalPositionValue: 0,
@@ -84,14 +84,14 @@ describe('position metrics', () => {
     it('matches the recomputed rows for every timeframe, coin and held cohort', async () => {
       for (const timeframe of ['all', '24h', '7d', '30d'] as const) {
         for (const coin of ['BTC', 'ETH'] as const) {
-          for (const segmentId of [1, 2, 10, 11, 12, 16]) {
+          for (const cohortId of [1, 2, 10, 11, 12, 16]) {
             const query = timeframe === 'all' ? '' : `?positionRecencyTimeframe=${timeframe}`;
-            const res = await get(`${BASE}/coin/${coin}/segment/${segmentId}${query}`);
-            expect({ timeframe, coin, segmentId, body: res.body }).toEqual({
+            const res = await get(`${BASE}/coin/${coin}/segment/${cohortId}${query}`);
+            expect({ timeframe, coin, cohortId, body: res.body }).toEqual({
               timeframe,
               coin,
-              segmentId,
-              body: { metrics: newestFirst.map((u) => expectedMetric(u, coin, segmentId, timeframe)), nextCursor: null },
+              cohortId,
+              body: { metrics: newestFirst.map((u) => expectedMetric(u, coin, cohortId, timeframe)), nextCursor: null },
             });
           }
         }
@@ -145,9 +145,9 @@ describe('position metrics', () => {
     it('answers an unknown coin or cohort with 404', async () => {
       const coin = await get(`${BASE}/coin/DOGE/segment/1`);
       expect([coin.status, coin.body]).toEqual([404, { status: 'error', message: 'Unknown coin: DOGE' }]);
-      for (const segment of ['17', '0', '-3']) {
-        const res = await get(`${BASE}/coin/BTC/segment/${segment}`);
-        expect([res.status, res.body]).toEqual([404, { status: 'error', message: `Unknown segment: ${segment}` }]);
+      for (const cohort of ['17', '0', '-3']) {
+        const res = await get(`${BASE}/coin/BTC/segment/${cohort}`);
+        expect([res.status, res.body]).toEqual([404, { status: 'error', message: `Unknown segment: ${cohort}` }]);
       }
     });
 

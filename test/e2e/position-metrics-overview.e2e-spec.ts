@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { SEGMENTS } from '#market';
+import { COHORTS } from '#market';
 import {
   BASE,
   HOUR,
@@ -31,7 +31,7 @@ describe('position metrics', () => {
     const expectedSeries = (coin: Coin, picked: number[], timeframe: Timeframe, all = updates) => ({
       coin,
       data: COHORT_ORDER.map((id) => ({
-        segment: SEGMENTS.find((s) => s.id === id),
+        segment: COHORTS.find((s) => s.id === id),
         metrics: {
           columns: COLUMNS,
           data: expectedSeriesRows(
@@ -214,7 +214,7 @@ describe('position metrics', () => {
       expect(res.body).toEqual({
         coin: 'BTC',
         data: [16, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15].map((id) => ({
-          segment: SEGMENTS.find((s) => s.id === id),
+          segment: COHORTS.find((s) => s.id === id),
           metrics: {
             columns: ['positionCount', 'positionCountLong', 'totalPositionValue', 'totalPositionValueLong', 'bias', 'timestamp'],
             data: expectedSeriesRows(

@@ -302,9 +302,9 @@ describe('positions routes', () => {
       expect(coin.status).toBe(404);
       expect(coin.body).toEqual({ status: 'error', message: 'Unknown coin: DOGE' });
       for (const id of ['0', '17', '-1']) {
-        const segment = await get(POSITIONS, { segmentId: id });
-        expect(segment.status).toBe(404);
-        expect(segment.body).toEqual({ status: 'error', message: `Unknown segment: ${id}` });
+        const cohort = await get(POSITIONS, { segmentId: id });
+        expect(cohort.status).toBe(404);
+        expect(cohort.body).toEqual({ status: 'error', message: `Unknown segment: ${id}` });
       }
     });
 

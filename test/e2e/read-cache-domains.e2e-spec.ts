@@ -77,15 +77,15 @@ describe('the domains of the cached routes', () => {
 
   it('runs every cached route, and each statement reads only tables its queries declare', async () => {
     const document = apiDocument(api.app);
-    const [{ segment }]: Array<{ segment: number }> = await dataSource.query(
-      `SELECT size_segment_id AS segment FROM wallets WHERE address = $1`,
+    const [{ cohort }]: Array<{ cohort: number }> = await dataSource.query(
+      `SELECT size_cohort_id AS cohort FROM wallets WHERE address = $1`,
       [WALLET],
     );
     const samples: Record<string, string> = {
       coin: 'BTC',
-      segmentId: String(segment),
-      segment: String(segment),
-      segmentIds: String(segment),
+      segmentId: String(cohort),
+      segment: String(cohort),
+      segmentIds: String(cohort),
       snapshotTime: iso(data.snapshotTime),
       timeframe: '7d',
       builder: BUILDER,

@@ -7,7 +7,7 @@ import { SPEC_COHORTS as CONTRACT_COHORTS } from '../support/contract-cohorts.js
 // The cohort-summary and heatmap suites' data: nine wallets' open positions, and the figures recomputed from them.
 
 export const HEATMAP = '/api/external/positions/heatmap';
-export const summaryPath = (segmentId: number | string) => `/api/external/segments/${segmentId}/summary`;
+export const summaryPath = (cohortId: number | string) => `/api/external/segments/${cohortId}/summary`;
 
 const T = Date.UTC(2026, 2, 20, 12, 0, 0); // the latest state update's exchange time
 const HOUR = 3_600_000;
@@ -182,9 +182,14 @@ export function expectedHeatmap(window: Window) {
     heatmap: coins.map(({ coin, body }) => ({
       coin,
       ...body,
-      segments: Array.from({ length: 16 }, (_, i) => i + 1).map((segmentId) => {
-        const cell = figures(open.filter((p) => p.coin === coin && inCohort(p.wallet, segmentId)));
-        return { segmentId, coin, ...cell.body, bias: cell.total.eq(0) ? null : num(cell.long.div(cell.total).round(8, Big.roundHalfUp)) };
+      segments: Array.from({ length: 16 }, (_, i) => i + 1).map((cohortId) => {
+        const cell = figures(open.filter((p) => p.coin === coin && inCohort(p.wallet, cohortId)));
+        return {
+          segmentId: cohortId,
+          coin,
+          ...cell.body,
+          bias: cell.total.eq(0) ? null : num(cell.long.div(cell.total).round(8, Big.roundHalfUp)),
+        };
       }),
     })),
   };

@@ -4,7 +4,7 @@ import { address, fillsBlock, wireFill, type WireFill } from '#testing';
 // The liquidations suites' fills: liquidation trades (both sides of each) among ordinary trades, as hl-node blocks.
 
 export const FILLS = '/api/external/fills/liquidation';
-export const risk = (segmentId: number | string, query = '') => `/api/external/${segmentId}/assets/liquidation-risk${query}`;
+export const risk = (cohortId: number | string, query = '') => `/api/external/${cohortId}/assets/liquidation-risk${query}`;
 
 export const MIN = 60_000;
 export const T = Date.UTC(2026, 5, 28, 8, 0, 0);

@@ -132,19 +132,19 @@ const WINDOW: Record<Timeframe, number> = { all: Infinity, '24h': DAY, '7d': 7 *
 const sum = (list: SeededPosition[], of: (p: SeededPosition) => Big) => num(list.reduce((s, p) => s.plus(of(p)), new Big(0)));
 
 /** A cohort's positions in a coin at one update, within the timeframe (opened at or after `at - window`). */
-function cohortPositions(u: SeededUpdate, coin: Coin, segmentId: number, timeframe: Timeframe): SeededPosition[] {
+function cohortPositions(u: SeededUpdate, coin: Coin, cohortId: number, timeframe: Timeframe): SeededPosition[] {
   return u.positions.filter(
-    (p) => p.coin === coin && cohorts(p.wallet, u.k).includes(segmentId) && (timeframe === 'all' || p.openTime >= u.at - WINDOW[timeframe]),
+    (p) => p.coin === coin && cohorts(p.wallet, u.k).includes(cohortId) && (timeframe === 'all' || p.openTime >= u.at - WINDOW[timeframe]),
   );
 }
 
-export function expectedMetric(u: SeededUpdate, coin: Coin, segmentId: number, timeframe: Timeframe) {
-  const ps = cohortPositions(u, coin, segmentId, timeframe);
+export function expectedMetric(u: SeededUpdate, coin: Coin, cohortId: number, timeframe: Timeframe) {
+  const ps = cohortPositions(u, coin, cohortId, timeframe);
   const longs = ps.filter((p) => p.szi.gt(0));
   return {
     createdAt: iso(u.at),
     coin,
-    segmentId,
+    segmentId: cohortId,
     positionCount: ps.length,
     positionCountLong: longs.length,
     totalPositionValue: sum(ps, (p) => p.value),
@@ -157,9 +157,9 @@ export function expectedMetric(u: SeededUpdate, coin: Coin, segmentId: number, t
 }
 
 /** The series rows of route 2 for the picked updates: counts, values, long share by value (null without value), time. */
-export function expectedSeriesRows(updates: SeededUpdate[], coin: Coin, segmentId: number, timeframe: Timeframe) {
+export function expectedSeriesRows(updates: SeededUpdate[], coin: Coin, cohortId: number, timeframe: Timeframe) {
   return updates.map((u) => {
-    const ps = cohortPositions(u, coin, segmentId, timeframe);
+    const ps = cohortPositions(u, coin, cohortId, timeframe);
     const longs = ps.filter((p) => p.szi.gt(0));
     const total = ps.reduce((s, p) => s.plus(p.value), new Big(0));
     const long = longs.reduce((s, p) => s.plus(p.value), new Big(0));

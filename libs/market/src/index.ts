@@ -1,4 +1,4 @@
-export * from './segments/segments.js';
+export * from './cohorts/cohorts.js';
 export * from './read/index.js';
 export * from './favorites/index.js';
 export * from './facts/index.js';

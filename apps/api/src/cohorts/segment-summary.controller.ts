@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { SegmentSummaryService } from '#market';
+import { CohortSummaryService } from '#market';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
 import { SegmentSummaryDto, SegmentSummaryParamsDto, SegmentSummaryQueryDto } from './cohorts.dto.js';
 import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
@@ -11,10 +11,10 @@ import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 @ApiStandardErrors()
 @Controller('api/external/segments')
 export class SegmentSummaryController {
-  constructor(private readonly summaries: SegmentSummaryService) {}
+  constructor(private readonly summaries: CohortSummaryService) {}
 
   @Get(':segmentId/summary')
-  @CachedRead(SegmentSummaryService)
+  @CachedRead(CohortSummaryService)
   @ApiOperation({
     summary: "A cohort's currently open perp positions",
     description:

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsBoolean, IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import {
-  SEGMENT_IDS,
+  COHORT_IDS,
   WALLET_ORDER_FIELDS,
   WALLETS_DEFAULT_ORDER_BY,
   WALLETS_MAX_LIMIT,
@@ -53,7 +53,7 @@ export class WalletsQueryDto {
   @IsOptional()
   @Transform(toIdList)
   @ArrayMaxSize(16, { message: 'segmentIds must name at most 16 cohorts' })
-  @IsIn(SEGMENT_IDS, { each: true, message: 'each segmentIds value must be a cohort id from 1 to 16' })
+  @IsIn(COHORT_IDS, { each: true, message: 'each segmentIds value must be a cohort id from 1 to 16' })
   segmentIds?: number[];
 
   @ApiPropertyOptional({

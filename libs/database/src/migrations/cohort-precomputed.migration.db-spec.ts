@@ -3,10 +3,12 @@ import { DataSource } from 'typeorm';
 import { MarketStateWriter } from '#market';
 import { exchangeState, openFactsDatabase, positionState, startedWriter, useTestEnvironment, walletState } from '#testing';
 import { CohortPrecomputed1765110000000 } from './1765110000000-cohort-precomputed.migration.js';
+import { CohortColumns1765500000000 } from './1765500000000-cohort-columns.migration.js';
 
 // A database upgraded with state updates already stored gets the latest update's precomputed figures
 // from the migration: the same the state writer writes (compared here on a database where the writer
-// wrote them, after taking the migration down and up again).
+// wrote them, after taking the migration down and up again). The later migration renaming the cohort
+// columns goes down first and up again last: this one runs on the columns' names of its time.
 
 const config = useTestEnvironment();
 let dataSource: DataSource;
@@ -45,11 +47,11 @@ afterAll(async () => {
 });
 
 const latest = async () => ({
-  summaries: await dataSource.query(`SELECT * FROM cohort_summary_snapshots WHERE created_at = $1 ORDER BY segment_id, position_age`, [
+  summaries: await dataSource.query(`SELECT * FROM cohort_summary_snapshots WHERE created_at = $1 ORDER BY cohort_id, position_age`, [
     new Date(T),
   ]),
   near: await dataSource.query(
-    `SELECT coin, segment_id, timeframe, value_near_liquidation::text FROM cohort_position_snapshots WHERE created_at = $1 ORDER BY coin, segment_id, timeframe`,
+    `SELECT coin, cohort_id, timeframe, value_near_liquidation::text FROM cohort_position_snapshots WHERE created_at = $1 ORDER BY coin, cohort_id, timeframe`,
     [new Date(T)],
   ),
 });
@@ -63,8 +65,11 @@ describe('migration 1765110000000 on a database with state updates', () => {
     const runner = dataSource.createQueryRunner();
     try {
       const migration = new CohortPrecomputed1765110000000();
+      const renamed = new CohortColumns1765500000000();
+      await renamed.down(runner);
       await migration.down(runner);
       await migration.up(runner);
+      await renamed.up(runner);
     } finally {
       await runner.release();
     }

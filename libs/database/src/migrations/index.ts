@@ -18,6 +18,7 @@ import { WalletRankings1765300000000 } from './1765300000000-wallet-rankings.mig
 import { WalletPnlPeriods1765310000000 } from './1765310000000-wallet-pnl-periods.migration.js';
 import { ReadVersions1765400000000 } from './1765400000000-read-versions.migration.js';
 import { WalletFavoriteCounts1765420000000 } from './1765420000000-wallet-favorite-counts.migration.js';
+import { CohortColumns1765500000000 } from './1765500000000-cohort-columns.migration.js';
 
 /** In the order they run; a new migration is appended here. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   WalletPnlPeriods1765310000000,
   ReadVersions1765400000000,
   WalletFavoriteCounts1765420000000,
+  CohortColumns1765500000000,
 ];

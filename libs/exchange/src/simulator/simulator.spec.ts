@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import Big from 'big.js';
 import { createHash } from 'node:crypto';
-import { pnlSegmentFor, sizeSegmentFor } from '#market';
+import { pnlCohortFor, sizeCohortFor } from '#market';
 import type { NodeFillEvent } from '../fills/fill.types.js';
 import { parseBlockLine } from '../node/node-block.parser.js';
 import type { NodeBlock } from '../node/node-block.types.js';
@@ -154,8 +154,8 @@ describe('HyperliquidSimulator', () => {
   it('spreads wallets over all 8 size and all 8 pnl cohorts', () => {
     const traders = sim.walletStates().filter((w) => w.role === 'trader');
     expect(traders).toHaveLength(160);
-    expect(new Set(traders.map((w) => sizeSegmentFor(w.perpEquity))).size).toBe(8);
-    expect(new Set(traders.map((w) => pnlSegmentFor(w.allTimePnl))).size).toBe(8);
+    expect(new Set(traders.map((w) => sizeCohortFor(w.perpEquity))).size).toBe(8);
+    expect(new Set(traders.map((w) => pnlCohortFor(w.allTimePnl))).size).toBe(8);
     for (const w of sim.walletStates()) {
       expect(new Big(w.spotHype).gte(0)).toBe(true);
       expect(new Big(w.stakedHype).gte(0)).toBe(true);

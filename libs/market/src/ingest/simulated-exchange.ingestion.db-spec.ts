@@ -42,7 +42,7 @@ const TABLES = {
   funding_payments: 'address, coin, time',
   market_prices: 'coin',
   wallets: 'address',
-  cohort_position_snapshots: 'coin, segment_id, timeframe, created_at',
+  cohort_position_snapshots: 'coin, cohort_id, timeframe, created_at',
   market_snapshots: 'created_at',
   wallets_equity_history: 'created_at',
   holder_history: 'address, created_at',

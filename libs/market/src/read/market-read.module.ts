@@ -17,10 +17,11 @@ import { LiquidationFillsQueries } from './liquidations/liquidation-fills.querie
 import { LiquidationFillsService } from './liquidations/liquidation-fills.service.js';
 import { LiquidationRiskQueries } from './liquidations/liquidation-risk.queries.js';
 import { LiquidationRiskService } from './liquidations/liquidation-risk.service.js';
+import { CohortsService } from './cohorts/cohorts.service.js';
 import { PositionsHeatmapQueries } from './cohorts/positions-heatmap.queries.js';
 import { PositionsHeatmapService } from './cohorts/positions-heatmap.service.js';
-import { SegmentSummaryQueries } from './cohorts/segment-summary.queries.js';
-import { SegmentSummaryService } from './cohorts/segment-summary.service.js';
+import { CohortSummaryQueries } from './cohorts/cohort-summary.queries.js';
+import { CohortSummaryService } from './cohorts/cohort-summary.service.js';
 import { ClosedTradesQueries } from './closed-trades/closed-trades.queries.js';
 import { ClosedTradesService } from './closed-trades/closed-trades.service.js';
 import { ClosedTradesSummaryQueries } from './closed-trades/closed-trades-summary.queries.js';
@@ -35,7 +36,6 @@ import { OpenPositionsHistoryQueries } from './positions/open-positions-history.
 import { OpenPositionsHistoryService } from './positions/open-positions-history.service.js';
 import { PositionsQueries } from './positions/positions.queries.js';
 import { PositionsService } from './positions/positions.service.js';
-import { SegmentsService } from './segments/segments.service.js';
 import { StateStatusQueries } from './state-status/state-status.queries.js';
 import { StateStatusService } from './state-status/state-status.service.js';
 import { FavoritesQueries } from './favorites/favorites.queries.js';
@@ -58,7 +58,7 @@ const READ = [
   ExportsService,
   CoinsQueries,
   CoinsService,
-  SegmentsService,
+  CohortsService,
   StateStatusQueries,
   StateStatusService,
   BuildersQueries,
@@ -77,8 +77,8 @@ const READ = [
   PositionsService,
   OpenPositionsHistoryQueries,
   OpenPositionsHistoryService,
-  SegmentSummaryQueries,
-  SegmentSummaryService,
+  CohortSummaryQueries,
+  CohortSummaryService,
   PositionsHeatmapQueries,
   PositionsHeatmapService,
   CohortMetricsQueries,

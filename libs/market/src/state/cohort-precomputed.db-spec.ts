@@ -3,7 +3,7 @@ import Big from 'big.js';
 import { DataSource } from 'typeorm';
 import { exchangeState, openFactsDatabase, positionState, startedWriter, useTestEnvironment, walletState } from '#testing';
 import type { WalletStateRecord } from '#exchange';
-import { SEGMENT_IDS } from '../segments/segments.js';
+import { COHORT_IDS } from '../cohorts/cohorts.js';
 import { MarketStateWriter } from './market-state.writer.js';
 import { NEAR_LIQUIDATION_PROGRESS, ONE_READ_MAX_POSITIONS, StateSnapshotsRepository } from './state-snapshots.repository.js';
 
@@ -51,8 +51,8 @@ function walletAt(i: number, k: number, extra?: string): WalletStateRecord {
 
 interface WalletRow {
   address: string;
-  size_segment_id: number;
-  pnl_segment_id: number;
+  size_cohort_id: number;
+  pnl_cohort_id: number;
   perp_equity: string;
 }
 interface PositionRow {
@@ -89,7 +89,7 @@ afterAll(async () => {
 
 async function tables(): Promise<{ wallets: Map<string, WalletRow>; positions: PositionRow[] }> {
   const wallets: WalletRow[] = await dataSource.query(
-    `SELECT address, size_segment_id, pnl_segment_id, perp_equity::text AS perp_equity FROM wallets`,
+    `SELECT address, size_cohort_id, pnl_cohort_id, perp_equity::text AS perp_equity FROM wallets`,
   );
   const positions: PositionRow[] = await dataSource.query(
     `SELECT address, coin, side, value::text AS value, unrealized_pnl::text AS unrealized_pnl, trim_scale(liquidation_progress)::text AS liquidation_progress, open_time
@@ -98,7 +98,7 @@ async function tables(): Promise<{ wallets: Map<string, WalletRow>; positions: P
   return { wallets: new Map(wallets.map((w) => [w.address, w])), positions };
 }
 
-const inCohort = (w: WalletRow, segmentId: number) => w.size_segment_id === segmentId || w.pnl_segment_id === segmentId;
+const inCohort = (w: WalletRow, cohortId: number) => w.size_cohort_id === cohortId || w.pnl_cohort_id === cohortId;
 
 describe('figures precomputed at each state update', () => {
   it('has positions in every age, at and around the risk threshold, and wallets the last updates did not read', async () => {
@@ -113,11 +113,11 @@ describe('figures precomputed at each state update', () => {
     const { wallets, positions } = await tables();
     const byWallet = new Map<string, PositionRow[]>();
     for (const p of positions) byWallet.set(p.address, [...(byWallet.get(p.address) ?? []), p]);
-    const expected = SEGMENT_IDS.flatMap((segmentId) =>
+    const expected = COHORT_IDS.flatMap((cohortId) =>
       Object.entries(WINDOWS).map(([age, window]) => {
         const traders = [...byWallet].filter(
           ([a, own]) =>
-            inCohort(wallets.get(a)!, segmentId) && (window === null || Math.max(...own.map((p) => p.open_time.getTime())) >= T - window),
+            inCohort(wallets.get(a)!, cohortId) && (window === null || Math.max(...own.map((p) => p.open_time.getTime())) >= T - window),
         );
         const sum = (keep: (p: PositionRow) => boolean) =>
           traders
@@ -126,7 +126,7 @@ describe('figures precomputed at each state update', () => {
             .toFixed();
         const count = (keep: (p: PositionRow) => boolean) => traders.flatMap(([, own]) => own.filter(keep)).length;
         return {
-          segment_id: segmentId,
+          cohort_id: cohortId,
           position_age: age,
           traders: traders.length,
           traders_in_profit: traders.filter(([, own]) => own.reduce((s, p) => s.plus(p.unrealized_pnl), new Big(0)).gt(0)).length,
@@ -141,13 +141,13 @@ describe('figures precomputed at each state update', () => {
       }),
     );
     const stored = await dataSource.query(
-      `SELECT segment_id, position_age, traders, traders_in_profit, positions, long_positions, short_positions, trim_scale(value)::text AS value,
+      `SELECT cohort_id, position_age, traders, traders_in_profit, positions, long_positions, short_positions, trim_scale(value)::text AS value,
               trim_scale(long_value)::text AS long_value, trim_scale(short_value)::text AS short_value, trim_scale(active_perp_equity)::text AS active_perp_equity
        FROM cohort_summary_snapshots WHERE created_at = $1`,
       [new Date(T)],
     );
-    const key = (r: { segment_id: number; position_age: string }) => `${r.segment_id}/${r.position_age}`;
-    expect(new Map(stored.map((r: { segment_id: number; position_age: string }) => [key(r), r]))).toEqual(
+    const key = (r: { cohort_id: number; position_age: string }) => `${r.cohort_id}/${r.position_age}`;
+    expect(new Map(stored.map((r: { cohort_id: number; position_age: string }) => [key(r), r]))).toEqual(
       new Map(expected.map((r) => [key(r), r])),
     );
     // Not a table of zeros: most cohorts have traders, and the windows pick fewer of them.
@@ -160,30 +160,30 @@ describe('figures precomputed at each state update', () => {
     const stored: Array<{
       timeframe: string;
       coin: string;
-      segment_id: number;
+      cohort_id: number;
       value_near_liquidation: string;
       total_position_value: string;
     }> = await dataSource.query(
-      `SELECT timeframe, coin, segment_id, trim_scale(value_near_liquidation)::text AS value_near_liquidation, trim_scale(total_position_value)::text AS total_position_value
+      `SELECT timeframe, coin, cohort_id, trim_scale(value_near_liquidation)::text AS value_near_liquidation, trim_scale(total_position_value)::text AS total_position_value
        FROM cohort_position_snapshots WHERE created_at = $1`,
       [new Date(T)],
     );
-    const figures = (timeframe: string, coin: string, segmentId: number) => {
+    const figures = (timeframe: string, coin: string, cohortId: number) => {
       const window = WINDOWS[timeframe]!;
       const own = positions.filter(
-        (p) => p.coin === coin && inCohort(wallets.get(p.address)!, segmentId) && (window === null || p.open_time.getTime() >= T - window),
+        (p) => p.coin === coin && inCohort(wallets.get(p.address)!, cohortId) && (window === null || p.open_time.getTime() >= T - window),
       );
       const near = own.filter((p) => p.liquidation_progress !== null && new Big(p.liquidation_progress).gte(NEAR_LIQUIDATION_PROGRESS));
       return {
         timeframe,
         coin,
-        segment_id: segmentId,
+        cohort_id: cohortId,
         value_near_liquidation: near.reduce((s, p) => s.plus(p.value), new Big(0)).toFixed(),
         total_position_value: own.reduce((s, p) => s.plus(p.value), new Big(0)).toFixed(),
       };
     };
     expect(stored.length).toBeGreaterThan(50);
-    expect(stored).toEqual(stored.map((r) => figures(r.timeframe, r.coin, r.segment_id)));
+    expect(stored).toEqual(stored.map((r) => figures(r.timeframe, r.coin, r.cohort_id)));
     expect(stored.filter((r) => r.value_near_liquidation !== '0').length).toBeGreaterThan(20);
   });
 

@@ -55,7 +55,7 @@ describe('a state update', () => {
       const tables = {
         wallets: 'address',
         positions: 'id',
-        cohort_position_snapshots: 'coin, segment_id, timeframe, created_at',
+        cohort_position_snapshots: 'coin, cohort_id, timeframe, created_at',
         market_snapshots: 'id',
         wallets_equity_history: 'created_at',
         holder_history: 'address, created_at',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { pnlSegmentFor, sizeSegmentFor } from '../segments/segments.js';
+import { pnlCohortFor, sizeCohortFor } from '../cohorts/cohorts.js';
 import {
   dataSource,
   writer,
@@ -63,17 +63,17 @@ describe('a state update', () => {
         ...PNL_CASES.map(([pnl], i) => wallet(address(2000 + i), { perpEquity: '1000', allTimePnl: pnl })),
       ];
       await apply(writer, state(10, T0, wallets));
-      const rows: Array<{ address: string; size_segment_id: number; pnl_segment_id: number }> = await dataSource.query(
-        `SELECT address, size_segment_id, pnl_segment_id FROM wallets`,
+      const rows: Array<{ address: string; size_cohort_id: number; pnl_cohort_id: number }> = await dataSource.query(
+        `SELECT address, size_cohort_id, pnl_cohort_id FROM wallets`,
       );
       const byAddress = new Map(rows.map((r) => [r.address, r]));
       SIZE_CASES.forEach(([equity, cohort], i) => {
-        expect([equity, byAddress.get(address(1000 + i))!.size_segment_id]).toEqual([equity, cohort]);
-        expect([equity, sizeSegmentFor(equity)]).toEqual([equity, cohort]);
+        expect([equity, byAddress.get(address(1000 + i))!.size_cohort_id]).toEqual([equity, cohort]);
+        expect([equity, sizeCohortFor(equity)]).toEqual([equity, cohort]);
       });
       PNL_CASES.forEach(([pnl, cohort], i) => {
-        expect([pnl, byAddress.get(address(2000 + i))!.pnl_segment_id]).toEqual([pnl, cohort]);
-        expect([pnl, pnlSegmentFor(pnl)]).toEqual([pnl, cohort]);
+        expect([pnl, byAddress.get(address(2000 + i))!.pnl_cohort_id]).toEqual([pnl, cohort]);
+        expect([pnl, pnlCohortFor(pnl)]).toEqual([pnl, cohort]);
       });
     });
   });
@@ -106,8 +106,8 @@ describe('a state update', () => {
         staked_equity: '80',
         total_equity: '20500.0',
         perp_pnl: '-12345.5',
-        size_segment_id: 2,
-        pnl_segment_id: 13,
+        size_cohort_id: 2,
+        pnl_cohort_id: 13,
         open_value: '130730',
         long_value: '99230',
         short_value: '31500',
@@ -119,7 +119,7 @@ describe('a state update', () => {
         count_open_positions: 3,
       });
       const [b] = await dataSource.query(
-        `SELECT exposure_ratio, perp_bias, closest_liq_coin, count_open_positions, size_segment_id, pnl_segment_id FROM wallets WHERE address = $1`,
+        `SELECT exposure_ratio, perp_bias, closest_liq_coin, count_open_positions, size_cohort_id, pnl_cohort_id FROM wallets WHERE address = $1`,
         [B],
       );
       expect(b).toEqual({
@@ -127,8 +127,8 @@ describe('a state update', () => {
         perp_bias: null,
         closest_liq_coin: null,
         count_open_positions: 0,
-        size_segment_id: 16,
-        pnl_segment_id: 11,
+        size_cohort_id: 16,
+        pnl_cohort_id: 11,
       });
 
       const positions = await dataSource.query(
@@ -251,16 +251,16 @@ describe('a state update', () => {
         ]),
       );
       const rows = await dataSource.query(
-        `SELECT timeframe, coin, segment_id, position_count, position_count_long, total_position_value::text, total_position_value_long::text,
+        `SELECT timeframe, coin, cohort_id, position_count, position_count_long, total_position_value::text, total_position_value_long::text,
                 total_funding::text, total_unrealized_pnl::text, total_position_size::text, total_position_size_long::text
-         FROM cohort_position_snapshots WHERE created_at = $1 ORDER BY timeframe, coin, segment_id`,
+         FROM cohort_position_snapshots WHERE created_at = $1 ORDER BY timeframe, coin, cohort_id`,
         [new Date(T0)],
       );
       // A (Fish, Semi-Rekt) opened BTC three days ago; B (Fish, Humble Earner) opened both now.
       const row = (
         timeframe: string,
         coin: string,
-        segment: number,
+        cohort: number,
         n: number,
         nLong: number,
         value: string,
@@ -272,7 +272,7 @@ describe('a state update', () => {
       ) => ({
         timeframe,
         coin,
-        segment_id: segment,
+        cohort_id: cohort,
         position_count: n,
         position_count_long: nLong,
         total_position_value: value,

@@ -1,6 +1,6 @@
 import { type SqlRunner } from '#database';
-import { SEGMENT_IDS } from '../segments/segments.js';
-import { segmentCaseSql } from './segment-sql.js';
+import { COHORT_IDS } from '../cohorts/cohorts.js';
+import { cohortCaseSql } from './cohort-sql.js';
 
 /** A position this far from entry to its liquidation price counts as near liquidation (the API contract's 75 %). */
 export const NEAR_LIQUIDATION_PROGRESS = '0.75';
@@ -23,7 +23,7 @@ export class StateSnapshotsRepository {
       const rows: Array<{ n: number }> = await q.query(
         `WITH open AS MATERIALIZED (${OPEN_POSITIONS}), ${SNAPSHOTS.map((s) => s.sql).join(', ')}
          SELECT count(*)::int AS n FROM cohort_rows`,
-        [stateTime, SEGMENT_IDS],
+        [stateTime, COHORT_IDS],
       );
       return rows[0]!.n;
     }
@@ -31,7 +31,7 @@ export class StateSnapshotsRepository {
     for (const snapshot of SNAPSHOTS) {
       const rows: Array<{ n: number }> = await q.query(
         `WITH open AS (${OPEN_POSITIONS}), ${snapshot.sql} SELECT count(*)::int AS n FROM ${snapshot.rows}`,
-        snapshot.sql.includes('$2') ? [stateTime, SEGMENT_IDS] : [stateTime],
+        snapshot.sql.includes('$2') ? [stateTime, COHORT_IDS] : [stateTime],
       );
       if (snapshot.rows === 'cohort_rows') cohortRows = rows[0]!.n;
     }
@@ -125,7 +125,7 @@ export class StateSnapshotsRepository {
  * reads (the value at or past NEAR_LIQUIDATION_PROGRESS).
  */
 const COHORT_POSITIONS = `cohort_buckets AS (
-         SELECT coin, size_segment_id, pnl_segment_id, side = 'long' AS long,
+         SELECT coin, size_cohort_id, pnl_cohort_id, side = 'long' AS long,
                 CASE WHEN open_time >= $1::timestamptz - interval '24 hours' THEN 0
                      WHEN open_time >= $1::timestamptz - interval '7 days' THEN 1
                      WHEN open_time >= $1::timestamptz - interval '30 days' THEN 2
@@ -136,19 +136,19 @@ const COHORT_POSITIONS = `cohort_buckets AS (
          WHERE has_wallet
          GROUP BY 1, 2, 3, 4, 5
        ), cohort_rows AS (
-         INSERT INTO cohort_position_snapshots (created_at, timeframe, coin, segment_id, position_count, position_count_long,
+         INSERT INTO cohort_position_snapshots (created_at, timeframe, coin, cohort_id, position_count, position_count_long,
            total_position_value, total_position_value_long, total_funding, total_unrealized_pnl, total_position_size, total_position_size_long, value_near_liquidation)
-         SELECT $1::timestamptz, tf.name, b.coin, seg.id,
+         SELECT $1::timestamptz, tf.name, b.coin, cohort.id,
                 sum(b.n), coalesce(sum(b.n) FILTER (WHERE b.long), 0),
                 sum(b.value), coalesce(sum(b.value) FILTER (WHERE b.long), 0),
                 sum(b.funding), sum(b.upnl),
                 sum(b.size), coalesce(sum(b.size) FILTER (WHERE b.long), 0),
                 sum(b.near)
          FROM cohort_buckets b
-         CROSS JOIN LATERAL (VALUES (b.size_segment_id), (b.pnl_segment_id)) AS seg(id)
+         CROSS JOIN LATERAL (VALUES (b.size_cohort_id), (b.pnl_cohort_id)) AS cohort(id)
          CROSS JOIN (VALUES ('24h', 0), ('7d', 1), ('30d', 2), ('all', 3)) AS tf(name, max_age)
          WHERE b.age <= tf.max_age
-         GROUP BY tf.name, b.coin, seg.id
+         GROUP BY tf.name, b.coin, cohort.id
          RETURNING 1)`;
 
 /**
@@ -159,7 +159,7 @@ const COHORT_POSITIONS = `cohort_buckets AS (
  * the positions per wallet, then the wallets per cohort and age bucket.
  */
 const COHORT_SUMMARIES = `traders AS (
-         SELECT size_segment_id, pnl_segment_id, perp_equity,
+         SELECT size_cohort_id, pnl_cohort_id, perp_equity,
                 count(*) AS positions, count(*) FILTER (WHERE side = 'long') AS long_positions, count(*) FILTER (WHERE side = 'short') AS short_positions,
                 sum(value) AS value, coalesce(sum(value) FILTER (WHERE side = 'long'), 0) AS long_value,
                 coalesce(sum(value) FILTER (WHERE side = 'short'), 0) AS short_value, sum(unrealized_pnl) > 0 AS in_profit,
@@ -168,22 +168,22 @@ const COHORT_SUMMARIES = `traders AS (
          FROM open
          WHERE has_wallet
          -- One group per wallet: its other columns follow from its address.
-         GROUP BY address, size_segment_id, pnl_segment_id, perp_equity
+         GROUP BY address, size_cohort_id, pnl_cohort_id, perp_equity
        ), summary_buckets AS (
-         SELECT seg.id AS segment_id, t.age, count(*) AS traders, count(*) FILTER (WHERE t.in_profit) AS traders_in_profit,
+         SELECT cohort.id AS cohort_id, t.age, count(*) AS traders, count(*) FILTER (WHERE t.in_profit) AS traders_in_profit,
                 sum(t.positions) AS positions, sum(t.long_positions) AS long_positions, sum(t.short_positions) AS short_positions,
                 sum(t.value) AS value, sum(t.long_value) AS long_value, sum(t.short_value) AS short_value, sum(t.perp_equity) AS equity
-         FROM traders t CROSS JOIN LATERAL (VALUES (t.size_segment_id), (t.pnl_segment_id)) AS seg(id)
+         FROM traders t CROSS JOIN LATERAL (VALUES (t.size_cohort_id), (t.pnl_cohort_id)) AS cohort(id)
          GROUP BY 1, 2
        ), summary_rows AS (
-         INSERT INTO cohort_summary_snapshots (created_at, segment_id, position_age, traders, traders_in_profit, positions, long_positions, short_positions,
+         INSERT INTO cohort_summary_snapshots (created_at, cohort_id, position_age, traders, traders_in_profit, positions, long_positions, short_positions,
            value, long_value, short_value, active_perp_equity)
          SELECT $1::timestamptz, c.id, tf.name, coalesce(sum(b.traders), 0), coalesce(sum(b.traders_in_profit), 0), coalesce(sum(b.positions), 0),
                 coalesce(sum(b.long_positions), 0), coalesce(sum(b.short_positions), 0), coalesce(sum(b.value), 0), coalesce(sum(b.long_value), 0),
                 coalesce(sum(b.short_value), 0), coalesce(sum(b.equity), 0)
          FROM unnest($2::smallint[]) AS c(id)
          CROSS JOIN (VALUES ('24h', 0), ('7d', 1), ('30d', 2), ('all', 3)) AS tf(name, max_age)
-         LEFT JOIN summary_buckets b ON b.segment_id = c.id AND b.age <= tf.max_age
+         LEFT JOIN summary_buckets b ON b.cohort_id = c.id AND b.age <= tf.max_age
          GROUP BY c.id, tf.name
          RETURNING 1)`;
 
@@ -192,8 +192,8 @@ const COHORT_SUMMARIES = `traders AS (
  * and the value at or past 75 % of the way to liquidation. A range without positions has no row.
  */
 const POSITION_SIZES = `size_rows AS (
-         INSERT INTO position_size_snapshots (created_at, coin, size_segment_id, position_count, total_position_value, total_position_value_long, value_near_liquidation)
-         SELECT $1::timestamptz, coin, ${segmentCaseSql('size', 'value')}, count(*), sum(value), coalesce(sum(value) FILTER (WHERE side = 'long'), 0),
+         INSERT INTO position_size_snapshots (created_at, coin, size_cohort_id, position_count, total_position_value, total_position_value_long, value_near_liquidation)
+         SELECT $1::timestamptz, coin, ${cohortCaseSql('size', 'value')}, count(*), sum(value), coalesce(sum(value) FILTER (WHERE side = 'long'), 0),
                 coalesce(sum(value) FILTER (WHERE liquidation_progress >= ${NEAR_LIQUIDATION_PROGRESS}), 0)
          FROM open
          GROUP BY 1, 2, 3
@@ -215,7 +215,7 @@ export const ONE_READ_MAX_POSITIONS = 20_000;
 /** The open positions with their wallet's cohorts (every position has a wallet row; the cohorts read only those that do). */
 const OPEN_POSITIONS = `
          SELECT p.address, p.coin, p.side, p.value, p.funding, p.unrealized_pnl, p.size, p.liquidation_progress, p.open_time,
-                w.address IS NOT NULL AS has_wallet, w.size_segment_id, w.pnl_segment_id, w.perp_equity
+                w.address IS NOT NULL AS has_wallet, w.size_cohort_id, w.pnl_cohort_id, w.perp_equity
          FROM positions p LEFT JOIN wallets w ON w.address = p.address
          WHERE p.close_time IS NULL`;
 

@@ -1,4 +1,4 @@
-import { segmentCaseSql } from './segment-sql.js';
+import { cohortCaseSql } from './cohort-sql.js';
 import { analyzeIfChanged } from './state-staging.repository.js';
 import { rankingOrder, WALLET_RANKING_CHUNK, WALLET_RANKINGS } from './wallet-rankings.js';
 import { type SqlRunner } from '#database';
@@ -14,8 +14,8 @@ const WALLET_VALUES: Array<[column: string, expression: string]> = [
   ['staked_equity', 'v.staked_equity'],
   ['total_equity', 'v.perp_equity + v.spot_equity + v.staked_equity'],
   ['perp_pnl', 'v.perp_pnl'],
-  ['size_segment_id', segmentCaseSql('size', 'v.perp_equity')],
-  ['pnl_segment_id', segmentCaseSql('pnl', 'v.perp_pnl')],
+  ['size_cohort_id', cohortCaseSql('size', 'v.perp_equity')],
+  ['pnl_cohort_id', cohortCaseSql('pnl', 'v.perp_pnl')],
   ['open_value', 'v.open_value'],
   ['long_value', 'v.long_value'],
   ['short_value', 'v.short_value'],

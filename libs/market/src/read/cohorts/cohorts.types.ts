@@ -1,4 +1,4 @@
-import type { Segment } from '../../segments/segments.js';
+import type { Cohort } from '../../cohorts/cohorts.js';
 
 /**
  * How recently a currently open position was opened, measured back from the latest state update's
@@ -43,14 +43,14 @@ export interface CohortSummaryFigures {
   activePerpEquity: number;
 }
 
-export interface SegmentSummary {
-  segment: Segment;
+export interface CohortSummary {
+  segment: Cohort;
   openPerpsSummary: OpenPerpsSummary;
   summary: CohortSummaryFigures;
 }
 
 /** One cohort's open positions in one coin. */
-export interface HeatmapSegmentCell {
+export interface HeatmapCohortCell {
   segmentId: number;
   coin: string;
   totalValue: number;
@@ -72,7 +72,7 @@ export interface HeatmapCoin {
   countLong: number;
   countShort: number;
   /** Exactly 16 entries, cohort ids 1 to 16 in id order. */
-  segments: HeatmapSegmentCell[];
+  segments: HeatmapCohortCell[];
 }
 
 export interface PositionsHeatmap {

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { jsonDecimal, jsonRows, type JsonText, type SqlRunner, ReadsTables } from '#database';
-import { SEGMENTS } from '../../segments/segments.js';
+import { COHORTS } from '../../cohorts/cohorts.js';
 import type { CohortPositionWindow } from './cohorts.types.js';
 
 /** Every wallet is in exactly one size cohort, so a coin's totals are the sums over those: each position once. */
-const SIZE_SEGMENT_IDS = SEGMENTS.filter((s) => s.category === 'size').map((s) => s.id);
-/** The `segments` entries of a coin, in id order. */
-const COHORT_IDS = SEGMENTS.map((s) => s.id).sort((a, b) => a - b);
+const SIZE_COHORT_IDS = COHORTS.filter((s) => s.category === 'size').map((s) => s.id);
+/** The cohort ids of a coin's `segments` entries, in id order. */
+const COHORT_IDS = COHORTS.map((s) => s.id).sort((a, b) => a - b);
 
 @Injectable()
 @ReadsTables('cohort_position_snapshots', 'state_updates')
@@ -24,32 +24,32 @@ export class PositionsHeatmapQueries {
   async latest(q: SqlRunner, window: CohortPositionWindow): Promise<JsonText> {
     const rows = `
       WITH cells AS (
-        SELECT s.coin, s.segment_id, s.position_count, s.position_count_long, s.total_position_value, s.total_position_value_long
+        SELECT s.coin, s.cohort_id, s.position_count, s.position_count_long, s.total_position_value, s.total_position_value_long
         FROM cohort_position_snapshots s
         WHERE s.timeframe = $1 AND s.created_at = (SELECT max(state_time) FROM state_updates)
       ), coins AS (
         SELECT coin, sum(position_count)::int AS count, sum(position_count_long)::int AS count_long,
                sum(total_position_value) AS value, sum(total_position_value_long) AS long_value
-        FROM cells WHERE segment_id = ANY($2::smallint[])
+        FROM cells WHERE cohort_id = ANY($2::smallint[])
         GROUP BY coin
       )
       SELECT c.*, (
         SELECT json_agg(r ORDER BY r."segmentId")
         FROM (
-          SELECT seg.id AS "segmentId", c.coin,
+          SELECT cohort.id AS "segmentId", c.coin,
                  ${jsonDecimal('coalesce(x.total_position_value, 0)')} AS "totalValue",
                  ${jsonDecimal('coalesce(x.total_position_value_long, 0)')} AS "totalLongValue",
                  ${jsonDecimal('coalesce(x.total_position_value - x.total_position_value_long, 0)')} AS "totalShortValue",
                  coalesce(x.position_count, 0) AS count, coalesce(x.position_count_long, 0) AS "countLong",
                  coalesce(x.position_count - x.position_count_long, 0) AS "countShort",
                  CASE WHEN x.total_position_value <> 0 THEN ${jsonDecimal('round(x.total_position_value_long / x.total_position_value, 8)')} END AS bias
-          FROM unnest($3::smallint[]) AS seg(id)
-          LEFT JOIN cells x ON x.coin = c.coin AND x.segment_id = seg.id
+          FROM unnest($3::smallint[]) AS cohort(id)
+          LEFT JOIN cells x ON x.coin = c.coin AND x.cohort_id = cohort.id
         ) r
       ) AS segments
       FROM coins c
       ORDER BY c.value DESC, c.coin COLLATE "C"`;
-    return jsonRows(q, rows, [window, SIZE_SEGMENT_IDS, COHORT_IDS], {
+    return jsonRows(q, rows, [window, SIZE_COHORT_IDS, COHORT_IDS], {
       coin: 'coin',
       totalValue: jsonDecimal('value'),
       totalLongValue: jsonDecimal('long_value'),

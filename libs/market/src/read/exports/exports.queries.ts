@@ -12,7 +12,7 @@ export interface HeatmapBinRow {
   bin: number;
   liquidation_value: string;
   positions_count: number;
-  most_impacted_segment: number;
+  most_impacted_cohort: number;
 }
 
 export interface EquityRow {
@@ -25,7 +25,7 @@ export interface EquityRow {
 }
 
 export interface SizeBucketRow {
-  size_segment_id: number;
+  size_cohort_id: number;
   position_count: number;
   total_position_value: string;
   total_position_value_long: string;
@@ -62,17 +62,17 @@ export class ExportsQueries {
   async liquidationBins(q: SqlRunner, coin: string, width: string): Promise<HeatmapBinRow[]> {
     return q.query(
       `WITH p AS (
-         SELECT floor(p.liquidation_price / $2::numeric)::int AS bin, p.value, w.size_segment_id, w.pnl_segment_id
+         SELECT floor(p.liquidation_price / $2::numeric)::int AS bin, p.value, w.size_cohort_id, w.pnl_cohort_id
          FROM positions p JOIN wallets w ON w.address = p.address
          WHERE p.close_time IS NULL AND p.coin = $1 AND p.liquidation_price > 0
        ), bins AS (
          SELECT bin, sum(value) AS liquidation_value, count(*)::int AS positions_count FROM p GROUP BY bin
        ), cohorts AS (
-         SELECT DISTINCT ON (bin) bin, seg AS most_impacted_segment
-         FROM (SELECT bin, seg, sum(value) AS value FROM p CROSS JOIN LATERAL (VALUES (size_segment_id), (pnl_segment_id)) s(seg) GROUP BY bin, seg) v
-         ORDER BY bin, value DESC, seg
+         SELECT DISTINCT ON (bin) bin, cohort AS most_impacted_cohort
+         FROM (SELECT bin, cohort, sum(value) AS value FROM p CROSS JOIN LATERAL (VALUES (size_cohort_id), (pnl_cohort_id)) s(cohort) GROUP BY bin, cohort) v
+         ORDER BY bin, value DESC, cohort
        )
-       SELECT b.bin, b.liquidation_value::text AS liquidation_value, b.positions_count, c.most_impacted_segment::int AS most_impacted_segment
+       SELECT b.bin, b.liquidation_value::text AS liquidation_value, b.positions_count, c.most_impacted_cohort::int AS most_impacted_cohort
        FROM bins b JOIN cohorts c USING (bin)
        ORDER BY b.bin`,
       [coin, width],
@@ -104,7 +104,7 @@ export class ExportsQueries {
   /** The coin's open positions by size range at one update (position_size_snapshots; a range without positions has no row). */
   async sizeBuckets(q: SqlRunner, coin: string, createdAt: string): Promise<SizeBucketRow[]> {
     return q.query(
-      `SELECT size_segment_id::int AS size_segment_id, position_count, total_position_value::text AS total_position_value,
+      `SELECT size_cohort_id::int AS size_cohort_id, position_count, total_position_value::text AS total_position_value,
               total_position_value_long::text AS total_position_value_long, value_near_liquidation::text AS value_near_liquidation
        FROM position_size_snapshots WHERE coin = $1 AND created_at = $2`,
       [coin, createdAt],
@@ -127,7 +127,7 @@ export class ExportsQueries {
                 coalesce(p.liquidation_progress::text, ''), CASE WHEN p.leverage_type = 'cross' THEN p.leverage::text ELSE '' END,
                 CASE WHEN p.leverage_type = 'isolated' THEN p.leverage::text ELSE '' END, ${jsonIsoTime('p.open_time')},
                 w.total_equity::text, w.perp_equity::text, w.count_open_positions::text,
-                w.perp_pnl::text, (w.perp_equity - w.sum_upnl)::text, w.pnl_segment_id::text, w.size_segment_id::text
+                w.perp_pnl::text, (w.perp_equity - w.sum_upnl)::text, w.pnl_cohort_id::text, w.size_cohort_id::text
          FROM positions p JOIN wallets w ON w.address = p.address
          WHERE p.close_time IS NULL AND p.coin = $1
          ORDER BY p.id`,

@@ -21,8 +21,8 @@ describe('heatmapBinWidth', () => {
 describe('heatmapBins', () => {
   it('runs from 0 to the bin holding the highest price, with zeros where no position is', () => {
     const bins = heatmapBins('BTC', '2.5', '7.5', [
-      { bin: 1, liquidation_value: '1200.5', positions_count: 2, most_impacted_segment: 4 },
-      { bin: 3, liquidation_value: '10', positions_count: 1, most_impacted_segment: 16 },
+      { bin: 1, liquidation_value: '1200.5', positions_count: 2, most_impacted_cohort: 4 },
+      { bin: 3, liquidation_value: '10', positions_count: 1, most_impacted_cohort: 16 },
     ]);
     expect(bins).toEqual([
       {

@@ -46,7 +46,7 @@ export function heatmapBins(coin: string, width: string, highest: string, rows: 
       priceBinEnd: w.times(i + 1).toNumber(),
       liquidationValue: row ? Number(row.liquidation_value) : 0,
       positionsCount: row?.positions_count ?? 0,
-      mostImpactedSegment: row?.most_impacted_segment ?? null,
+      mostImpactedSegment: row?.most_impacted_cohort ?? null,
     });
   }
   return bins;

@@ -1,4 +1,4 @@
-import { SEGMENTS, type SizeCriteria } from '../../segments/segments.js';
+import { COHORTS, type SizeCriteria } from '../../cohorts/cohorts.js';
 import { jsonNumber } from '../json-number.js';
 import type { SizeBucketRow } from './exports.queries.js';
 
@@ -24,14 +24,14 @@ const usd = (n: number): string => (n >= 1_000_000 ? `$${n / 1_000_000}M` : n >=
 
 /** One bucket per size range, smallest first, zeros where no position is, beside the same figures `past`. */
 export function positionBreakdown(now: readonly SizeBucketRow[], past: readonly SizeBucketRow[]): PositionBreakdownBucket[] {
-  const nowById = new Map(now.map((r) => [r.size_segment_id, r]));
-  const pastById = new Map(past.map((r) => [r.size_segment_id, r]));
-  return SEGMENTS.filter((s) => s.category === 'size').map((segment) => {
-    const { minSize, maxSize } = segment.criteria as SizeCriteria;
-    const n = nowById.get(segment.id);
-    const p = pastById.get(segment.id);
+  const nowById = new Map(now.map((r) => [r.size_cohort_id, r]));
+  const pastById = new Map(past.map((r) => [r.size_cohort_id, r]));
+  return COHORTS.filter((c) => c.category === 'size').map((cohort) => {
+    const { minSize, maxSize } = cohort.criteria as SizeCriteria;
+    const n = nowById.get(cohort.id);
+    const p = pastById.get(cohort.id);
     return {
-      sizeSegmentId: segment.id,
+      sizeSegmentId: cohort.id,
       size: maxSize === undefined ? `${usd(minSize!)}+` : `${usd(minSize ?? 0)} - ${usd(maxSize)}`,
       minSize: minSize ?? null,
       maxSize: maxSize ?? null,

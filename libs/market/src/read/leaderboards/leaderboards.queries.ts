@@ -36,8 +36,8 @@ interface LeaderboardRow {
   display_name: string | null;
   emoji: string | null;
   verified: boolean;
-  size_segment_id: number;
-  pnl_segment_id: number;
+  size_cohort_id: number;
+  pnl_cohort_id: number;
   favorite_count: number;
   earliest_activity_at: string;
   perp_pnl: string;
@@ -77,7 +77,7 @@ export class LeaderboardsQueries {
                 (SELECT p.coin FROM positions p WHERE p.address = r.address AND p.close_time IS NULL ORDER BY p.value DESC, p.coin COLLATE "C" LIMIT 1) AS top_holding,
                 trim_scale(r.pnl_day)::text AS pnl_day, trim_scale(r.pnl_week)::text AS pnl_week, trim_scale(r.pnl_month)::text AS pnl_month,
                 trim_scale(r.pnl_all_time)::text AS pnl_all_time, r.rank,
-                w.x_user_id, w.display_name, w.emoji, w.verified, w.size_segment_id, w.pnl_segment_id, ${FAVORITE_COUNT},
+                w.x_user_id, w.display_name, w.emoji, w.verified, w.size_cohort_id, w.pnl_cohort_id, ${FAVORITE_COUNT},
                 ${epochMs('w.earliest_activity_at')} AS earliest_activity_at, trim_scale(w.perp_pnl)::text AS perp_pnl
          FROM (SELECT * FROM ranked r ORDER BY r.${orderBy} ${query.descending ? 'DESC' : 'ASC'}, r.address OFFSET $1 LIMIT $2) r
          JOIN wallets w ON w.address = r.address CROSS JOIN n
@@ -106,8 +106,8 @@ export class LeaderboardsQueries {
           displayName: r.display_name,
           emoji: r.emoji,
           verified: r.verified,
-          sizeSegmentId: r.size_segment_id,
-          pnlSegmentId: r.pnl_segment_id,
+          sizeCohortId: r.size_cohort_id,
+          pnlCohortId: r.pnl_cohort_id,
           favoriteCount: r.favorite_count,
           earliestActivityAt: Number(r.earliest_activity_at),
           perpPnl: r.perp_pnl,

@@ -84,7 +84,7 @@ function entry(r: PnlLeaderboardRecord): PnlLeaderboardEntry {
       displayName: r.displayName,
       emoji: r.emoji,
       verified: r.verified,
-      segments: [r.sizeSegmentId, r.pnlSegmentId],
+      segments: [r.sizeCohortId, r.pnlCohortId],
       address: r.address,
       favoriteCount: r.favoriteCount,
       earliestActivityAt: isoTime(r.earliestActivityAt),

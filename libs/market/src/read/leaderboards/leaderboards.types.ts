@@ -31,8 +31,8 @@ export interface PnlLeaderboardRecord {
   displayName: string | null;
   emoji: string | null;
   verified: boolean;
-  sizeSegmentId: number;
-  pnlSegmentId: number;
+  sizeCohortId: number;
+  pnlCohortId: number;
   favoriteCount: number;
   earliestActivityAt: number;
   perpPnl: string;

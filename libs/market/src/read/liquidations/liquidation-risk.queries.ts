@@ -3,7 +3,7 @@ import { type SqlRunner, ReadsTables } from '#database';
 import type { LiquidationRiskRecords } from './liquidations.types.js';
 
 export interface LiquidationRiskQuery {
-  segmentId: number;
+  cohortId: number;
   offset: number;
   limit: number;
 }
@@ -35,7 +35,7 @@ export class LiquidationRiskQueries {
       `WITH per_coin AS (
          SELECT coin, total_position_value AS total_value, value_near_liquidation AS risk_value
          FROM cohort_position_snapshots
-         WHERE created_at = (SELECT max(state_time) FROM state_updates) AND timeframe = 'all' AND segment_id = $1
+         WHERE created_at = (SELECT max(state_time) FROM state_updates) AND timeframe = 'all' AND cohort_id = $1
        )
        SELECT (SELECT count(*)::int FROM per_coin) AS total_count, page.*
        FROM (SELECT 1) one
@@ -46,7 +46,7 @@ export class LiquidationRiskQueries {
          ORDER BY per_coin.total_value DESC, coin COLLATE "C"
          OFFSET $2 LIMIT $3
        ) page ON TRUE`,
-      [query.segmentId, query.offset, query.limit],
+      [query.cohortId, query.offset, query.limit],
     );
     const totalCount = rows[0]?.total_count ?? 0;
     const items = rows

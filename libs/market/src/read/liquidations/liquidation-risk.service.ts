@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InvalidInputError, NotFoundError } from '#errors';
-import { SEGMENTS } from '../../segments/segments.js';
+import { COHORTS } from '../../cohorts/cohorts.js';
 import { jsonNumber } from '../json-number.js';
 import { LiquidationRiskQueries } from './liquidation-risk.queries.js';
 import type { LiquidationRiskPage } from './liquidations.types.js';
@@ -23,7 +23,7 @@ export class LiquidationRiskService {
   ) {}
 
   /**
-   * Per coin, the open positions of the wallets now in cohort `segmentId` (by its category, size or pnl):
+   * Per coin, the open positions of the wallets now in cohort `cohortId` (by its category, size or pnl):
    * their total value, the part at risk, and that part as a percentage (0 when the total is 0). Coins by
    * total value descending, then coin ascending. A cohort that does not exist is a NotFoundError.
    *
@@ -33,16 +33,16 @@ export class LiquidationRiskService {
    * has no progress and is never at risk.
    */
   async page(
-    segmentId: number,
+    cohortId: number,
     { offset = 0, limit = LIQUIDATION_RISK_DEFAULT_LIMIT }: LiquidationRiskRequest = {},
   ): Promise<LiquidationRiskPage> {
-    const segment = SEGMENTS.find((s) => s.id === segmentId);
-    if (segment === undefined) throw new NotFoundError(`Unknown segmentId: ${segmentId} (cohorts are 1 to 16)`);
+    const cohort = COHORTS.find((c) => c.id === cohortId);
+    if (cohort === undefined) throw new NotFoundError(`Unknown segmentId: ${cohortId} (cohorts are 1 to 16)`);
     if (!Number.isInteger(offset) || offset < 0) throw new InvalidInputError('offset', 'offset must be an integer of 0 or more');
     if (!Number.isInteger(limit) || limit < 1 || limit > LIQUIDATION_RISK_MAX_LIMIT) {
       throw new InvalidInputError('limit', `limit must be an integer from 1 to ${LIQUIDATION_RISK_MAX_LIMIT}`);
     }
-    const page = await this.queries.byCoin(this.dataSource, { segmentId, offset, limit });
+    const page = await this.queries.byCoin(this.dataSource, { cohortId, offset, limit });
     return {
       totalCount: page.totalCount,
       items: page.items.map((r) => ({

@@ -15,7 +15,7 @@ import type { PositionRecencyTimeframe } from './position-metrics.types.js';
 
 export interface CohortSnapshotsQuery {
   coin: string;
-  segmentId: number;
+  cohortId: number;
   timeframe: PositionRecencyTimeframe;
   /** Inclusive bounds on the update time, epoch ms; omitted = unbounded. */
   start?: number;
@@ -48,7 +48,7 @@ export class CohortMetricsQueries {
   async page(q: SqlRunner, query: CohortSnapshotsQuery): Promise<JsonKeysetPage> {
     const list = new ListQuery();
     const coin = list.param(query.coin);
-    const segment = list.param(query.segmentId);
+    const cohort = list.param(query.cohortId);
     const timeframe = list.param(query.timeframe);
     list
       .whereDefined('u.state_time >= ?::timestamptz', query.start, isoTime)
@@ -59,7 +59,7 @@ export class CohortMetricsQueries {
                     c.total_unrealized_pnl, c.total_position_size, c.total_position_size_long
              FROM state_updates u
              LEFT JOIN cohort_position_snapshots c
-               ON c.coin = ${coin} AND c.segment_id = ${segment} AND c.timeframe = ${timeframe} AND c.created_at = u.state_time
+               ON c.coin = ${coin} AND c.cohort_id = ${cohort} AND c.timeframe = ${timeframe} AND c.created_at = u.state_time
              WHERE ${list.condition}
              ORDER BY u.state_time DESC`,
       params: list.params,
@@ -67,7 +67,7 @@ export class CohortMetricsQueries {
       fields: {
         createdAt: jsonIsoTime('state_time'),
         coin: `${coin}::text`,
-        segmentId: `${segment}::int`,
+        segmentId: `${cohort}::int`,
         positionCount: 'coalesce(position_count, 0)',
         positionCountLong: 'coalesce(position_count_long, 0)',
         totalPositionValue: jsonDecimal('coalesce(total_position_value, 0)'),
@@ -85,7 +85,7 @@ export class CohortMetricsQueries {
    * Each cohort's series of `coin` at the sampled updates of the whole history: the latest update, and
    * for each 12-hour UTC boundary at or before it, back to the first update, the newest update at or
    * before that boundary. An update picked twice (the latest sitting on a boundary, or a gap longer than
-   * 12 hours) comes once. Per cohort of `segmentIds`, one JSON array text of rows newest first, each
+   * 12 hours) comes once. Per cohort of `cohortIds`, one JSON array text of rows newest first, each
    * [positionCount, positionCountLong, totalPositionValue, totalPositionValueLong, bias, timestamp], zeros
    * (and a null bias) where the cohort held nothing in the coin. No state update yet: no rows. The
    * stored rows are read first, one probe of (coin, timeframe, created_at) per sampled update for all its
@@ -95,9 +95,9 @@ export class CohortMetricsQueries {
     q: SqlRunner,
     coin: string,
     timeframe: PositionRecencyTimeframe,
-    segmentIds: readonly number[],
+    cohortIds: readonly number[],
   ): Promise<Map<number, JsonText>> {
-    const rows: Array<{ segment_id: number; data: string }> = await q.query(
+    const rows: Array<{ cohort_id: number; data: string }> = await q.query(
       `WITH bounds AS (SELECT max(state_time) AS latest, min(state_time) AS first FROM state_updates),
        picked AS (
          SELECT latest AS t FROM bounds WHERE latest IS NOT NULL
@@ -106,22 +106,22 @@ export class CohortMetricsQueries {
          FROM bounds
          CROSS JOIN generate_series(date_bin('12 hours', bounds.latest, TIMESTAMPTZ '2000-01-01 00:00:00+00'), bounds.first, interval '-12 hours') AS b(boundary)
        ), stored AS MATERIALIZED (
-         SELECT c.created_at, c.segment_id, c.position_count, c.position_count_long, c.total_position_value, c.total_position_value_long
+         SELECT c.created_at, c.cohort_id, c.position_count, c.position_count_long, c.total_position_value, c.total_position_value_long
          FROM picked p
          JOIN cohort_position_snapshots c ON c.coin = $1 AND c.timeframe = $2 AND c.created_at = p.t
        ), cells AS (
-         SELECT seg.id AS segment_id, p.t, coalesce(s.position_count, 0) AS count, coalesce(s.position_count_long, 0) AS count_long,
+         SELECT cohort.id AS cohort_id, p.t, coalesce(s.position_count, 0) AS count, coalesce(s.position_count_long, 0) AS count_long,
                 coalesce(s.total_position_value, 0) AS value, coalesce(s.total_position_value_long, 0) AS long_value
          FROM picked p
-         CROSS JOIN unnest($3::smallint[]) AS seg(id)
-         LEFT JOIN stored s ON s.created_at = p.t AND s.segment_id = seg.id
+         CROSS JOIN unnest($3::smallint[]) AS cohort(id)
+         LEFT JOIN stored s ON s.created_at = p.t AND s.cohort_id = cohort.id
        )
-       SELECT segment_id, json_agg(json_build_array(count, count_long, ${jsonDecimal('value')}, ${jsonDecimal('long_value')},
+       SELECT cohort_id, json_agg(json_build_array(count, count_long, ${jsonDecimal('value')}, ${jsonDecimal('long_value')},
                                                     ${longShare('long_value', 'value')}, ${jsonIsoTime('t')}) ORDER BY t DESC)::text AS data
        FROM cells
-       GROUP BY segment_id`,
-      [coin, timeframe, segmentIds],
+       GROUP BY cohort_id`,
+      [coin, timeframe, cohortIds],
     );
-    return new Map(rows.map((r) => [r.segment_id, new JsonText(r.data)]));
+    return new Map(rows.map((r) => [r.cohort_id, new JsonText(r.data)]));
   }
 }

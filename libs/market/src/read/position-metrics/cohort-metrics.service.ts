@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { JsonText, KeysetCursorCodec } from '#database';
 import { NotFoundError } from '#errors';
-import { SEGMENTS } from '../../segments/segments.js';
+import { COHORT_IDS, COHORTS } from '../../cohorts/cohorts.js';
 import { CoinsService } from '../coins/coins.service.js';
 import { CohortMetricsQueries } from './cohort-metrics.queries.js';
 import {
@@ -16,7 +16,6 @@ import {
 /** The cursor's list name: a cursor of another list is refused. */
 const LIST = 'position-metrics-cohort';
 
-const SEGMENT_IDS = SEGMENTS.map((s) => s.id);
 /** The series of every cohort before the first state update. */
 const EMPTY = new JsonText('[]');
 
@@ -39,14 +38,14 @@ export class CohortMetricsService {
    * CohortPositionMetric[], nextCursor}` (CohortMetricsPage). Unknown cohort or coin: NotFoundError.
    */
   async page(request: CohortMetricsPageRequest): Promise<JsonText> {
-    if (!SEGMENT_IDS.includes(request.segment)) throw new NotFoundError(`Unknown segment: ${request.segment}`);
+    if (!COHORT_IDS.includes(request.segment)) throw new NotFoundError(`Unknown segment: ${request.segment}`);
     const coin = await this.coins.resolve(request.coin);
     const { start, end } = timeBounds(request.start, request.end);
     const after = request.nextCursor == null ? null : this.cursors.decode(LIST, request.nextCursor, ['number'] as const)[0];
     const limit = request.limit ?? POSITION_METRICS_MAX_LIMIT;
     const page = await this.queries.page(this.dataSource, {
       coin,
-      segmentId: request.segment,
+      cohortId: request.segment,
       timeframe: request.positionRecencyTimeframe ?? 'all',
       start,
       end,
@@ -62,9 +61,12 @@ export class CohortMetricsService {
    */
   async coinSeries(coin: string, timeframe: PositionRecencyTimeframe = 'all'): Promise<JsonText> {
     const canonical = await this.coins.resolve(coin);
-    const series = await this.queries.sampledEvery12Hours(this.dataSource, canonical, timeframe, SEGMENT_IDS);
-    const data = SEGMENTS.map((segment) =>
-      JsonText.object({ segment, metrics: JsonText.object({ columns: COIN_SERIES_COLUMNS, data: series.get(segment.id) ?? EMPTY }) }),
+    const series = await this.queries.sampledEvery12Hours(this.dataSource, canonical, timeframe, COHORT_IDS);
+    const data = COHORTS.map((cohort) =>
+      JsonText.object({
+        segment: cohort,
+        metrics: JsonText.object({ columns: COIN_SERIES_COLUMNS, data: series.get(cohort.id) ?? EMPTY }),
+      }),
     );
     return JsonText.object({ coin: canonical, data: JsonText.array(data) });
   }

@@ -1,6 +1,6 @@
 import { queryTimeMs } from '../query-time.js';
 import { InvalidInputError } from '#errors';
-import type { Segment } from '../../segments/segments.js';
+import type { Cohort } from '../../cohorts/cohorts.js';
 
 // What the position-metrics routes take and give. Response objects are the API contract's shapes, with
 // numbers already converted at the edge (jsonNumber) and times as ISO 8601 with milliseconds.
@@ -59,7 +59,7 @@ export type CoinSeriesRow = [number, number, number, number, number | null, stri
 /** The all-cohorts series of a coin: one entry per cohort, rows newest first. */
 export interface CoinCohortSeries {
   coin: string;
-  data: Array<{ segment: Segment; metrics: { columns: typeof COIN_SERIES_COLUMNS; data: CoinSeriesRow[] } }>;
+  data: Array<{ segment: Cohort; metrics: { columns: typeof COIN_SERIES_COLUMNS; data: CoinSeriesRow[] } }>;
 }
 
 /** The API contract's "Market-wide snapshot". */

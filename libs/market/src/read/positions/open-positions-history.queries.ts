@@ -5,7 +5,7 @@ export interface OpenPositionsHistoryQuery {
   /** The stored spelling of the market. */
   coin: string;
   /** The size cohorts' ids: every wallet is in exactly one, so their sum is every open position. */
-  sizeSegmentIds: readonly number[];
+  sizeCohortIds: readonly number[];
   /** Inclusive bounds on the update time, epoch ms; omitted = unbounded. */
   start?: number;
   end?: number;
@@ -52,14 +52,14 @@ export class OpenPositionsHistoryQueries {
          SELECT coalesce(sum(c.position_count), 0) AS position_count, coalesce(sum(c.position_count_long), 0) AS position_count_long,
                 coalesce(sum(c.total_position_value), 0) AS total_position_value, coalesce(sum(c.total_position_value_long), 0) AS total_position_value_long
          FROM cohort_position_snapshots c
-         WHERE c.coin = $4 AND c.timeframe = 'all' AND c.created_at = p.state_time AND c.segment_id = ANY($5::smallint[])
+         WHERE c.coin = $4 AND c.timeframe = 'all' AND c.created_at = p.state_time AND c.cohort_id = ANY($5::smallint[])
        ) s ON TRUE
        ORDER BY p.state_time DESC`;
     // [coin, timestamp, positionCount, positionCountLong, totalPositionValue, totalPositionValueLong]
     return jsonRows(
       q,
       rows,
-      [start, end, query.limit, query.coin, query.sizeSegmentIds],
+      [start, end, query.limit, query.coin, query.sizeCohortIds],
       [
         '$4::text',
         jsonIsoTime('state_time'),

@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { JsonText } from '#database';
 import { InvalidInputError } from '#errors';
-import { SEGMENTS } from '../../segments/segments.js';
+import { COHORTS } from '../../cohorts/cohorts.js';
 import { CoinsService } from '../coins/coins.service.js';
 import { OpenPositionsHistoryQueries } from './open-positions-history.queries.js';
 import { queryTimeMs } from '../query-time.js';
 import { OPEN_POSITIONS_HISTORY_COLUMNS, type OpenPositionsHistoryRequest } from './positions.types.js';
 
 const DEFAULT_LIMIT = 500;
-const SIZE_SEGMENT_IDS = SEGMENTS.filter((s) => s.category === 'size').map((s) => s.id);
+const SIZE_COHORT_IDS = COHORTS.filter((s) => s.category === 'size').map((s) => s.id);
 
 /** The per-coin position-count series: every open position of the coin at each sampled state update. */
 @Injectable()
@@ -32,7 +32,7 @@ export class OpenPositionsHistoryService {
     const coin = await this.coins.resolve(coinParam);
     const data = await this.queries.series(this.dataSource, {
       coin,
-      sizeSegmentIds: SIZE_SEGMENT_IDS,
+      sizeCohortIds: SIZE_COHORT_IDS,
       start,
       end,
       limit: request.limit ?? DEFAULT_LIMIT,

@@ -10,7 +10,7 @@ import {
   type SqlRunner,
   ReadsTables,
 } from '#database';
-import type { SegmentCategory } from '../../segments/segments.js';
+import type { CohortCategory } from '../../cohorts/cohorts.js';
 
 /** Where a page ended: the last position's open time (epoch ms) and id (newest first). */
 export interface PositionCursor {
@@ -29,7 +29,7 @@ export interface PositionsQuery {
   /** true: close_time is null; false: it is not. */
   open?: boolean;
   /** Wallets in this cohort now, by the cohort's category. */
-  segment?: { id: number; category: SegmentCategory };
+  cohort?: { id: number; category: CohortCategory };
   limit: number;
   after?: PositionCursor | null;
 }
@@ -61,7 +61,7 @@ const FIELDS = {
 };
 
 /** The wallets column holding a category's cohort: fixed names, never caller text. */
-const SEGMENT_COLUMN: Record<SegmentCategory, string> = { size: 'size_segment_id', pnl: 'pnl_segment_id' };
+const COHORT_COLUMN: Record<CohortCategory, string> = { size: 'size_cohort_id', pnl: 'pnl_cohort_id' };
 
 /** What the historical-positions route reads of the `positions` table the state writer keeps. */
 @Injectable()
@@ -81,10 +81,10 @@ export class PositionsQueries {
       .whereDefined('p.coin = ?', query.coin)
       .whereDefined('p.address = ANY(?::text[])', query.addresses);
     if (query.open !== undefined) list.where(query.open ? 'p.close_time IS NULL' : 'p.close_time IS NOT NULL');
-    if (query.segment) {
+    if (query.cohort) {
       list.where(
-        `p.address IN (SELECT w.address FROM wallets w WHERE w.${SEGMENT_COLUMN[query.segment.category]} = ?::smallint)`,
-        query.segment.id,
+        `p.address IN (SELECT w.address FROM wallets w WHERE w.${COHORT_COLUMN[query.cohort.category]} = ?::smallint)`,
+        query.cohort.id,
       );
     }
     list.after(['p.open_time', 'p.id'], query.after && [isoTime(query.after.openTime), query.after.id], 'desc');

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { JsonText, KeysetCursorCodec } from '#database';
 import { InvalidInputError, NotFoundError } from '#errors';
-import { SEGMENTS } from '../../segments/segments.js';
+import { COHORTS } from '../../cohorts/cohorts.js';
 import { CoinsService } from '../coins/coins.service.js';
 import { PositionsQueries } from './positions.queries.js';
 import type { PositionsPageRequest } from './positions.types.js';
@@ -51,8 +51,8 @@ export class PositionsService {
     start ??= end - DEFAULT_WINDOW_MS;
     if (end < start) throw new InvalidInputError('end', 'end must not be before start');
     // Bad input is a 400 before anything is looked up; then an unknown cohort or coin is a 404.
-    const segment = request.segmentId === undefined ? undefined : SEGMENTS.find((s) => s.id === request.segmentId);
-    if (request.segmentId !== undefined && !segment) throw new NotFoundError(`Unknown segment: ${request.segmentId}`);
+    const cohort = request.segmentId === undefined ? undefined : COHORTS.find((c) => c.id === request.segmentId);
+    if (request.segmentId !== undefined && !cohort) throw new NotFoundError(`Unknown segment: ${request.segmentId}`);
     const coin = request.coin === undefined ? undefined : await this.coins.resolve(request.coin);
 
     const limit = request.limit ?? DEFAULT_LIMIT;
@@ -64,7 +64,7 @@ export class PositionsService {
       addresses: request.address && [...new Set(request.address.map((a) => a.toLowerCase()))],
       // `open` is the record's state now (closeTime null or not), as the contract's states define it, not at `end`.
       open: request.open,
-      segment,
+      cohort,
       limit,
       after: cursor && { openTime: cursor[0], id: cursor[1] },
     });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InvalidInputError, NotFoundError } from '#errors';
-import { type Segment, SEGMENTS } from '../../segments/segments.js';
+import { type Cohort, COHORTS } from '../../cohorts/cohorts.js';
 import { FavoritesQueries } from '../favorites/favorites.queries.js';
 import { PositionsService } from '../positions/positions.service.js';
 import type { PositionRecord, PositionsPage } from '../positions/positions.types.js';
@@ -14,7 +14,7 @@ const ADDRESS = /^0x[0-9a-f]{40}$/i;
 /** Every time there is: the open positions of a wallet whatever their open time. */
 const ALL_TIME = { start: '1970-01-01T00:00:00.000Z', end: '9999-12-31T23:59:59.999Z' };
 
-const segment = (id: number): Segment => SEGMENTS.find((s) => s.id === id)!;
+const cohort = (id: number): Cohort => COHORTS.find((c) => c.id === id)!;
 
 @Injectable()
 export class WalletDetailService {
@@ -41,7 +41,7 @@ export class WalletDetailService {
     ]);
     return {
       wallet: walletProfile(record),
-      segments: [segment(record.sizeSegmentId), segment(record.pnlSegmentId)],
+      segments: [cohort(record.sizeCohortId), cohort(record.pnlCohortId)],
       positions,
       isFavorite,
     };

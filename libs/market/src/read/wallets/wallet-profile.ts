@@ -10,7 +10,7 @@ export function walletProfile(r: WalletProfileRecord): WalletProfile {
     displayName: r.displayName,
     emoji: r.emoji,
     verified: r.verified,
-    segments: [r.sizeSegmentId, r.pnlSegmentId],
+    segments: [r.sizeCohortId, r.pnlCohortId],
     address: r.address,
     favoriteCount: r.favoriteCount,
     totalEquity: jsonNumber(r.totalEquity),

@@ -10,8 +10,8 @@ export interface WalletProfileRecord {
   displayName: string | null;
   emoji: string | null;
   verified: boolean;
-  sizeSegmentId: number;
-  pnlSegmentId: number;
+  sizeCohortId: number;
+  pnlCohortId: number;
   favoriteCount: number;
   totalEquity: string;
   earliestActivityAt: number;
@@ -32,8 +32,8 @@ export interface WalletProfileRow {
   display_name: string | null;
   emoji: string | null;
   verified: boolean;
-  size_segment_id: number;
-  pnl_segment_id: number;
+  size_cohort_id: number;
+  pnl_cohort_id: number;
   favorite_count: number;
   total_equity: string;
   earliest_activity_at: string;
@@ -63,7 +63,7 @@ export const FAVORITE_COUNT = 'coalesce(fc.favorite_count, 0) AS favorite_count'
  * them must name `w.<column>` (a bare name would sort by the text).
  */
 export const walletProfileColumns = (w = 'w'): string => `
-  ${w}.address, ${w}.x_user_id, ${w}.display_name, ${w}.emoji, ${w}.verified, ${w}.size_segment_id, ${w}.pnl_segment_id, ${FAVORITE_COUNT},
+  ${w}.address, ${w}.x_user_id, ${w}.display_name, ${w}.emoji, ${w}.verified, ${w}.size_cohort_id, ${w}.pnl_cohort_id, ${FAVORITE_COUNT},
   ${txt(`${w}.total_equity`)} AS total_equity, ${epochMs(`${w}.earliest_activity_at`)} AS earliest_activity_at,
   ${txt(`${w}.perp_pnl`)} AS perp_pnl, ${txt(`${w}.perp_equity`)} AS perp_equity, ${txt(`${w}.exposure_ratio`)} AS exposure_ratio,
   ${txt(`${w}.perp_bias`)} AS perp_bias, ${txt(`${w}.open_value`)} AS open_value, ${txt(`${w}.sum_upnl`)} AS sum_upnl,
@@ -78,8 +78,8 @@ export function toWalletProfileRecord(r: WalletProfileRow): WalletProfileRecord 
     displayName: r.display_name,
     emoji: r.emoji,
     verified: r.verified,
-    sizeSegmentId: Number(r.size_segment_id),
-    pnlSegmentId: Number(r.pnl_segment_id),
+    sizeCohortId: Number(r.size_cohort_id),
+    pnlCohortId: Number(r.pnl_cohort_id),
     favoriteCount: Number(r.favorite_count),
     totalEquity: r.total_equity,
     earliestActivityAt: Number(r.earliest_activity_at),
@@ -115,7 +115,7 @@ export interface WalletsQuery {
   offset: number;
   limit: number;
   /** Cohort ids: wallets whose size or pnl cohort is one of them. */
-  segmentIds?: readonly number[];
+  cohortIds?: readonly number[];
   hasOpenPositions?: boolean;
   /** Lower case. */
   address?: string;
@@ -146,7 +146,7 @@ export class WalletsQueries {
    * the count and the page agree.
    */
   async page(q: SqlRunner, query: WalletsQuery): Promise<{ totalCount: number; records: WalletProfileRecord[] }> {
-    const unfiltered = query.address === undefined && query.segmentIds === undefined && query.hasOpenPositions === undefined;
+    const unfiltered = query.address === undefined && query.cohortIds === undefined && query.hasOpenPositions === undefined;
     // No rankings yet (a database the state writer has not updated since they exist): every page is sorted here.
     const status: Array<{ wallets: number }> = unfiltered ? await q.query(`SELECT wallets FROM wallet_rankings_status`) : [];
     if (status.length > 0) {
@@ -157,8 +157,8 @@ export class WalletsQueries {
       return { totalCount: n, records: await this.sortedPage(q, new ListQuery(), query) };
     }
     const list = new ListQuery().whereDefined('w.address = ?', query.address);
-    if (query.segmentIds)
-      list.where('w.size_segment_id = ANY(?::smallint[]) OR w.pnl_segment_id = ANY(?::smallint[])', query.segmentIds, query.segmentIds);
+    if (query.cohortIds)
+      list.where('w.size_cohort_id = ANY(?::smallint[]) OR w.pnl_cohort_id = ANY(?::smallint[])', query.cohortIds, query.cohortIds);
     if (query.hasOpenPositions !== undefined)
       list.where(query.hasOpenPositions ? 'w.count_open_positions > 0' : 'w.count_open_positions = 0');
     const [{ n }]: Array<{ n: number }> = await q.query(`SELECT count(*)::int AS n FROM wallets w WHERE ${list.condition}`, [

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InvalidInputError } from '#errors';
-import { SEGMENT_IDS } from '../../segments/segments.js';
+import { COHORT_IDS } from '../../cohorts/cohorts.js';
 import { walletProfile } from './wallet-profile.js';
 import { WalletsQueries } from './wallets.queries.js';
 import { WALLET_ORDER_FIELDS, type WalletsListRequest, type WalletsPage } from './wallets.types.js';
@@ -34,7 +34,7 @@ export class WalletsService {
       limit = WALLETS_DEFAULT_LIMIT,
       order = 'desc',
       orderBy = WALLETS_DEFAULT_ORDER_BY,
-      segmentIds,
+      segmentIds: cohortIds,
       hasOpenPositions,
       address,
     } = request;
@@ -46,7 +46,7 @@ export class WalletsService {
     if (order !== 'asc' && order !== 'desc') throw new InvalidInputError('order', 'order must be asc or desc');
     if (!WALLET_ORDER_FIELDS.includes(orderBy))
       throw new InvalidInputError('orderBy', `orderBy must be one of ${WALLET_ORDER_FIELDS.join(', ')}`);
-    if (segmentIds?.some((id) => !SEGMENT_IDS.includes(id)))
+    if (cohortIds?.some((id) => !COHORT_IDS.includes(id)))
       throw new InvalidInputError('segmentIds', 'each segmentIds value must be a cohort id from 1 to 16');
     if (address !== undefined && !ADDRESS.test(address))
       throw new InvalidInputError('address', 'address must be 0x followed by 40 hex digits');
@@ -57,7 +57,7 @@ export class WalletsService {
         descending: order === 'desc',
         offset,
         limit,
-        segmentIds: segmentIds && [...new Set(segmentIds)],
+        cohortIds: cohortIds && [...new Set(cohortIds)],
         hasOpenPositions,
         // Addresses are stored in lower case.
         address: address?.toLowerCase(),

@@ -1,4 +1,4 @@
-import type { Segment } from '../../segments/segments.js';
+import type { Cohort } from '../../cohorts/cohorts.js';
 import type { PositionRecord } from '../positions/positions.types.js';
 
 /** The API contract's wallet profile; decimals already JSON numbers, times ISO with milliseconds. */
@@ -71,7 +71,7 @@ export interface WalletsPage {
 export interface WalletDetail {
   wallet: WalletProfile;
   /** Its size cohort, then its pnl cohort. */
-  segments: [Segment, Segment];
+  segments: [Cohort, Cohort];
   /** Newest open time first, as the positions route orders them. */
   positions: PositionRecord[];
   /** Whether the calling consumer keeps it among its favourites. */

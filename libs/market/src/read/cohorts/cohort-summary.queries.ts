@@ -3,7 +3,7 @@ import { type SqlRunner, ReadsTables } from '#database';
 import type { CohortPositionWindow } from './cohorts.types.js';
 
 /** A cohort's open-position totals; decimals are exact strings, ratios rounded to 8 decimals. */
-export interface SegmentSummaryRow {
+export interface CohortSummaryRow {
   traders: number;
   tradersInProfit: number;
   positions: number;
@@ -39,7 +39,7 @@ interface SummaryRecord {
  */
 @Injectable()
 @ReadsTables('cohort_summary_snapshots', 'state_updates')
-export class SegmentSummaryQueries {
+export class CohortSummaryQueries {
   /**
    * One cohort's open positions, summed per wallet and then over the wallets ("traders in position").
    * With a window, a wallet counts only if at least one of its open positions opened at or after the
@@ -48,7 +48,7 @@ export class SegmentSummaryQueries {
    * the wallets table's formulas (round(x, 8), null without positive equity), over the sums. Before the
    * first state update: zeros and nulls.
    */
-  async summary(q: SqlRunner, segmentId: number, window: CohortPositionWindow): Promise<SegmentSummaryRow> {
+  async summary(q: SqlRunner, cohortId: number, window: CohortPositionWindow): Promise<CohortSummaryRow> {
     const rows: SummaryRecord[] = await q.query(
       `SELECT coalesce(s.traders, 0) AS traders, coalesce(s.traders_in_profit, 0) AS traders_in_profit, coalesce(s.positions, 0) AS positions,
               coalesce(s.long_positions, 0) AS long_positions, coalesce(s.short_positions, 0) AS short_positions,
@@ -58,8 +58,8 @@ export class SegmentSummaryQueries {
               CASE WHEN s.active_perp_equity > 0 THEN trim_scale(round((s.long_value - s.short_value) / s.active_perp_equity, 8))::text END AS perp_bias
        FROM (SELECT 1) one
        LEFT JOIN cohort_summary_snapshots s
-         ON s.segment_id = $1 AND s.position_age = $2 AND s.created_at = (SELECT max(state_time) FROM state_updates)`,
-      [segmentId, window],
+         ON s.cohort_id = $1 AND s.position_age = $2 AND s.created_at = (SELECT max(state_time) FROM state_updates)`,
+      [cohortId, window],
     );
     const r = rows[0]!;
     return {

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 
-export type SegmentCategory = 'size' | 'pnl';
+export type CohortCategory = 'size' | 'pnl';
 
 export interface SizeCriteria {
   minSize?: number;
@@ -11,17 +11,17 @@ export interface PnlCriteria {
   maxPnl?: number;
 }
 
-export interface Segment {
+export interface Cohort {
   id: number;
   name: string;
-  category: SegmentCategory;
+  category: CohortCategory;
   /** An absent bound is unbounded; the lower bound is inclusive, the upper exclusive. */
   criteria: SizeCriteria | PnlCriteria;
   emoji: string;
 }
 
 /** the API contract's 16 cohorts, in its table order: size cohorts by perp equity (USD), pnl cohorts by all-time perp PnL (USD). */
-export const SEGMENTS: readonly Segment[] = Object.freeze([
+export const COHORTS: readonly Cohort[] = Object.freeze([
   { id: 16, name: 'Shrimp', category: 'size', criteria: { minSize: 0, maxSize: 250 }, emoji: '🦐' },
   { id: 1, name: 'Fish', category: 'size', criteria: { minSize: 250, maxSize: 10_000 }, emoji: '🐟' },
   { id: 2, name: 'Dolphin', category: 'size', criteria: { minSize: 10_000, maxSize: 50_000 }, emoji: '🐬' },
@@ -38,29 +38,29 @@ export const SEGMENTS: readonly Segment[] = Object.freeze([
   { id: 13, name: 'Semi-Rekt', category: 'pnl', criteria: { minPnl: -100_000, maxPnl: -10_000 }, emoji: '🩹' },
   { id: 14, name: 'Full Rekt', category: 'pnl', criteria: { minPnl: -1_000_000, maxPnl: -100_000 }, emoji: '💀' },
   { id: 15, name: 'Giga-Rekt', category: 'pnl', criteria: { maxPnl: -1_000_000 }, emoji: '☠️' },
-] satisfies Segment[]);
+] satisfies Cohort[]);
 
-export const SEGMENT_IDS: readonly number[] = SEGMENTS.map((s) => s.id);
+export const COHORT_IDS: readonly number[] = COHORTS.map((s) => s.id);
 
-/** A segment's range: lower bound inclusive, upper exclusive; undefined is open. */
-export const segmentBounds = (s: Segment): [min: number | undefined, max: number | undefined] =>
+/** A cohort's range: lower bound inclusive, upper exclusive; undefined is open. */
+export const cohortBounds = (s: Cohort): [min: number | undefined, max: number | undefined] =>
   s.category === 'size'
     ? [(s.criteria as SizeCriteria).minSize, (s.criteria as SizeCriteria).maxSize]
     : [(s.criteria as PnlCriteria).minPnl, (s.criteria as PnlCriteria).maxPnl];
 
-function segmentFor(category: SegmentCategory, value: Big.BigSource): number {
+function cohortFor(category: CohortCategory, value: Big.BigSource): number {
   const v = new Big(value);
-  for (const segment of SEGMENTS) {
-    if (segment.category !== category) continue;
-    const [min, max] = segmentBounds(segment);
-    if ((min === undefined || v.gte(min)) && (max === undefined || v.lt(max))) return segment.id;
+  for (const cohort of COHORTS) {
+    if (cohort.category !== category) continue;
+    const [min, max] = cohortBounds(cohort);
+    if ((min === undefined || v.gte(min)) && (max === undefined || v.lt(max))) return cohort.id;
   }
   // Only a negative perp equity falls outside every size range; it is the smallest wallet there is.
   return 16;
 }
 
 /** Size cohort of a wallet by perp equity (USD, exact decimal). */
-export const sizeSegmentFor = (perpEquity: Big.BigSource): number => segmentFor('size', perpEquity);
+export const sizeCohortFor = (perpEquity: Big.BigSource): number => cohortFor('size', perpEquity);
 
 /** PnL cohort of a wallet by all-time perp PnL (USD, exact decimal). */
-export const pnlSegmentFor = (allTimePnl: Big.BigSource): number => segmentFor('pnl', allTimePnl);
+export const pnlCohortFor = (allTimePnl: Big.BigSource): number => cohortFor('pnl', allTimePnl);

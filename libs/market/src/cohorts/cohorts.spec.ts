@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { pnlSegmentFor, SEGMENTS, sizeSegmentFor } from './segments.js';
+import { COHORTS, pnlCohortFor, sizeCohortFor } from './cohorts.js';
 
 describe('cohorts', () => {
   it('are the 16 of the API contract with their exact criteria, in its table order', () => {
-    expect(SEGMENTS.map(({ id, name, category, criteria }) => [id, name, category, criteria])).toEqual([
+    expect(COHORTS.map(({ id, name, category, criteria }) => [id, name, category, criteria])).toEqual([
       [16, 'Shrimp', 'size', { minSize: 0, maxSize: 250 }],
       [1, 'Fish', 'size', { minSize: 250, maxSize: 10000 }],
       [2, 'Dolphin', 'size', { minSize: 10000, maxSize: 50000 }],
@@ -24,7 +24,7 @@ describe('cohorts', () => {
   });
 
   it('each have one distinct emoji', () => {
-    const emojis = SEGMENTS.map((s) => s.emoji);
+    const emojis = COHORTS.map((s) => s.emoji);
     expect(new Set(emojis).size).toBe(16);
     for (const emoji of emojis) expect(emoji.length).toBeGreaterThan(0);
   });
@@ -46,7 +46,7 @@ describe('cohorts', () => {
     ['5000000', 7],
     ['987654321.5', 7],
   ])('perp equity %s USD is size cohort %i (lower bound inclusive)', (equity, id) => {
-    expect(sizeSegmentFor(equity)).toBe(id);
+    expect(sizeCohortFor(equity)).toBe(id);
   });
 
   it.each([
@@ -67,12 +67,12 @@ describe('cohorts', () => {
     ['-1000000.000001', 15],
     ['-72000000', 15],
   ])('all-time PnL %s USD is pnl cohort %i', (pnl, id) => {
-    expect(pnlSegmentFor(pnl)).toBe(id);
+    expect(pnlCohortFor(pnl)).toBe(id);
   });
 
   it('decides on exact decimals, not binary floats', () => {
     // 0.1 + 0.2 in binary floating point is 0.30000000000000004; as decimals it is exactly 0.3.
-    expect(sizeSegmentFor('249.99999999999999999999')).toBe(16);
-    expect(pnlSegmentFor('-9999.99999999999999999999')).toBe(12);
+    expect(sizeCohortFor('249.99999999999999999999')).toBe(16);
+    expect(pnlCohortFor('-9999.99999999999999999999')).toBe(12);
   });
 });

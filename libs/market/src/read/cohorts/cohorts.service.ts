@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { type Segment, SEGMENTS } from '../../segments/segments.js';
+import { type Cohort, COHORTS } from '../../cohorts/cohorts.js';
 
-export interface ListSegmentsOptions {
+export interface ListCohortsOptions {
   /** Omitted: the API contract's table order (size cohorts smallest first, then pnl cohorts best first). */
   orderBy?: 'id' | 'name';
   order?: 'asc' | 'desc';
@@ -9,10 +9,10 @@ export interface ListSegmentsOptions {
 }
 
 @Injectable()
-export class SegmentsService {
-  list({ orderBy, order = 'asc', limit }: ListSegmentsOptions = {}): readonly Segment[] {
-    if (!orderBy && order === 'asc' && limit === undefined) return SEGMENTS;
-    const sorted = [...SEGMENTS];
+export class CohortsService {
+  list({ orderBy, order = 'asc', limit }: ListCohortsOptions = {}): readonly Cohort[] {
+    if (!orderBy && order === 'asc' && limit === undefined) return COHORTS;
+    const sorted = [...COHORTS];
     if (orderBy === 'id') sorted.sort((a, b) => a.id - b.id);
     if (orderBy === 'name') sorted.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (order === 'desc') sorted.reverse();

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotFoundError } from '#errors';
-import { SEGMENTS } from '../../segments/segments.js';
+import { COHORTS } from '../../cohorts/cohorts.js';
 import { jsonNumber, jsonNumberOrNull } from '../json-number.js';
-import type { CohortPositionWindow, SegmentSummary } from './cohorts.types.js';
-import { SegmentSummaryQueries } from './segment-summary.queries.js';
+import type { CohortPositionWindow, CohortSummary } from './cohorts.types.js';
+import { CohortSummaryQueries } from './cohort-summary.queries.js';
 
 /**
  * A cohort's currently open perp positions, for `GET /api/external/segments/{segmentId}/summary` (and
  * the account route of the same summary). Definitions:
- * - traders in position: the cohort's wallets (size_segment_id or pnl_segment_id = the id) with at least
+ * - traders in position: the cohort's wallets (size_cohort_id or pnl_cohort_id = the id) with at least
  *   one counted open position; in profit: those whose counted positions' unrealized PnL sums to > 0;
  * - `positionAge` other than `all` keeps only the wallets that opened at least one of their currently
  *   open positions within that time before the latest state update, and counts all their open positions;
@@ -19,21 +19,21 @@ import { SegmentSummaryQueries } from './segment-summary.queries.js';
  * A cohort without such wallets has zeros and nulls.
  */
 @Injectable()
-export class SegmentSummaryService {
+export class CohortSummaryService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly queries: SegmentSummaryQueries,
+    private readonly queries: CohortSummaryQueries,
   ) {}
 
   /** A NotFoundError for an id outside the 16 cohorts. */
-  async summary(segmentId: number, positionAge: CohortPositionWindow = 'all'): Promise<SegmentSummary> {
-    const segment = SEGMENTS.find((s) => s.id === segmentId);
-    if (!segment) throw new NotFoundError(`Unknown segmentId: ${segmentId} (cohorts are 1 to 16)`);
-    const row = await this.queries.summary(this.dataSource, segmentId, positionAge);
+  async summary(cohortId: number, positionAge: CohortPositionWindow = 'all'): Promise<CohortSummary> {
+    const cohort = COHORTS.find((c) => c.id === cohortId);
+    if (!cohort) throw new NotFoundError(`Unknown segmentId: ${cohortId} (cohorts are 1 to 16)`);
+    const row = await this.queries.summary(this.dataSource, cohortId, positionAge);
     const perpBias = jsonNumberOrNull(row.perpBias);
     const exposureRatio = jsonNumberOrNull(row.exposureRatio);
     return {
-      segment,
+      segment: cohort,
       openPerpsSummary: {
         perpBias,
         exposureRatio,
@@ -49,7 +49,7 @@ export class SegmentSummaryService {
         ],
       },
       summary: {
-        segmentId,
+        segmentId: cohortId,
         countTradersInPosition: row.traders,
         perpBias,
         positionValue: jsonNumber(row.value),
