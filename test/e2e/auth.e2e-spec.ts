@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { ConsumerService } from '#auth';
 import { TEST_JWT_SECRET } from '#testing';
 import { ApiHarness } from '../support/api-harness.js';
-import { claimsOf, signHs256, tamper, unsignedToken } from '../support/jwt.js';
+import { claimsOf, signHs256, tamper, TEST_TOKEN_KEY, unsignedToken } from '../support/jwt.js';
 
 const UNAUTHORIZED = { status: 'error', message: 'Unauthorized' };
 const SEGMENTS = '/api/external/segments';
@@ -54,13 +56,58 @@ describe('bearer token authentication', () => {
   it('refuses an expired token, accepts the same claims unexpired', async () => {
     const now = Math.floor(Date.now() / 1000);
     const claims = { sub: String(consumerId), jti: claimsOf(token).jti, iat: now - 120 };
-    await expect401(`Bearer ${signHs256({ ...claims, exp: now - 60 }, TEST_JWT_SECRET)}`);
-    const fresh = await api.get(SEGMENTS, signHs256({ ...claims, exp: now + 600 }, TEST_JWT_SECRET));
+    await expect401(`Bearer ${signHs256({ ...claims, exp: now - 60 }, TEST_TOKEN_KEY)}`);
+    const fresh = await api.get(SEGMENTS, signHs256({ ...claims, exp: now + 600 }, TEST_TOKEN_KEY));
     expect(fresh.status).toBe(200);
   });
 
+  it('refuses a token signed with JWT_SECRET itself (the scheme before per-purpose keys), accepts it signed with the tokens key', async () => {
+    const claims = { sub: String(consumerId), jti: claimsOf(token).jti };
+    await expect401(`Bearer ${signHs256(claims, TEST_JWT_SECRET)}`);
+    expect((await api.get(SEGMENTS, signHs256(claims, TEST_TOKEN_KEY))).status).toBe(200);
+  });
+
+  it('refuses a well-signed token whose id was never issued, or is not a token id at all', async () => {
+    await expect401(`Bearer ${signHs256({ sub: String(consumerId), jti: randomUUID() }, TEST_TOKEN_KEY)}`);
+    await expect401(`Bearer ${signHs256({ sub: String(consumerId), jti: 'not-a-uuid' }, TEST_TOKEN_KEY)}`);
+  });
+
+  it("refuses a well-signed token naming one consumer and carrying another consumer's token id", async () => {
+    const other = await api.createConsumer({ name: 'other' });
+    const mine = claimsOf(token).jti;
+    const theirs = claimsOf(other.token).jti;
+    await expect401(`Bearer ${signHs256({ sub: String(consumerId), jti: theirs }, TEST_TOKEN_KEY)}`);
+    await expect401(`Bearer ${signHs256({ sub: String(other.consumerId), jti: mine }, TEST_TOKEN_KEY)}`);
+    expect((await api.get(SEGMENTS, signHs256({ sub: String(other.consumerId), jti: theirs }, TEST_TOKEN_KEY))).status).toBe(200);
+  });
+
   it('refuses a well-signed token of a consumer that does not exist', () =>
-    expect401(`Bearer ${signHs256({ sub: '987654', jti: '00000000-0000-4000-8000-000000000000' }, TEST_JWT_SECRET)}`));
+    expect401(`Bearer ${signHs256({ sub: '987654', jti: claimsOf(token).jti }, TEST_TOKEN_KEY)}`));
+
+  it('refuses a token revoked in Postgres that no announcement reached, while an unrevoked one passes', async () => {
+    const consumers = api.app.get(ConsumerService);
+    const doomed = await consumers.issueToken(consumerId, { label: 'revoked behind the api' });
+    const kept = await consumers.issueToken(consumerId, { label: 'kept' });
+    // Revoked by hand: no Redis announcement, so only the check of the id in Postgres can refuse it.
+    await api.app.get(DataSource).query(`UPDATE api_tokens SET revoked_at = now() WHERE id = $1`, [doomed.tokenId]);
+    await expect401(`Bearer ${doomed.token}`);
+    expect((await api.get(SEGMENTS, kept.token)).status).toBe(200);
+  });
+
+  it('reads a token id from Postgres on its first request, then serves the token from memory', async () => {
+    const fresh = await api.app.get(ConsumerService).issueToken(consumerId, { label: 'counted' });
+    const dataSource = api.app.get(DataSource);
+    const lookups: string[] = [];
+    dataSource.subscribers.push({
+      beforeQuery: (event: { query: string }) => void (/FROM api_tokens WHERE id =/.test(event.query) && lookups.push(event.query)),
+    });
+    try {
+      for (let i = 0; i < 5; i++) expect((await api.get(SEGMENTS, fresh.token)).status).toBe(200);
+      expect(lookups).toHaveLength(1);
+    } finally {
+      dataSource.subscribers.pop();
+    }
+  });
 
   it('refuses a revoked token while other tokens of the consumer keep working', async () => {
     const consumers = api.app.get(ConsumerService);
@@ -87,5 +134,22 @@ describe('bearer token authentication', () => {
     const docs = await api.http.get('/docs/');
     expect(docs.status).toBe(200);
     expect(docs.text).toContain('swagger-ui');
+  });
+});
+
+describe('a token check that cannot reach Postgres', () => {
+  let api: ApiHarness;
+  afterAll(() => api.close());
+
+  it('answers a 500, not a 401 telling the client to drop a good token; a token already checked still passes', async () => {
+    api = await ApiHarness.start();
+    const { consumerId, token } = await api.createConsumer({ name: 'outage' });
+    const unseen = await api.app.get(ConsumerService).issueToken(consumerId, { label: 'never checked' });
+    expect((await api.get(SEGMENTS, token)).status).toBe(200);
+    await api.app.get(DataSource).destroy(); // this api's pool only: the server keeps running for everyone else
+    const refused = await api.get(SEGMENTS, unseen.token);
+    expect(refused.status).toBe(500);
+    expect(refused.body).toEqual({ status: 'error', message: 'Internal error', requestId: refused.headers['x-request-id'] });
+    expect((await api.get(SEGMENTS, token)).status).toBe(200);
   });
 });

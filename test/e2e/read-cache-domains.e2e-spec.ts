@@ -15,6 +15,7 @@ import { StatementCapture, tablesOf } from '../support/statement-capture.js';
 /** The tables of the schema that are none of the analytics routes' data: accounts, alerts, the versions themselves. */
 const NOT_READ_BY_ANALYTICS = [
   'migrations',
+  'signing_secret',
   'consumers',
   'api_tokens',
   'usage',

@@ -1,39 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { parseBlockLine, simulate, writeHlNodeLines, type SimLine, type SimulatorSettings } from '#exchange';
 import { resetDatabase, useTestEnvironment } from '#testing';
-
-// Each app as it runs in production: the built entry point in its own process (`npm test` builds first).
-const entry = (app: string) => fileURLToPath(new URL(`../../dist/apps/${app}/src/main.js`, import.meta.url));
-
-interface Run {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function run(app: string, env: Record<string, string>): Run {
-  const child = spawn(process.execPath, [entry(app)], { env: { ...process.env, LOG_LEVEL: 'info', ...env } });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitFor(runInfo: Run, text: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (runInfo.output().includes(text)) return;
-    if (runInfo.child.exitCode !== null) throw new Error(`exited early:\n${runInfo.output()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`"${text}" never appeared:\n${runInfo.output()}`);
-}
+import { run, type Run, waitFor } from '../support/app-process.js';
 
 /** How many fill events the lines hold (every line must parse: the simulator writes only valid blocks). */
 function fillEvents(lines: Iterable<SimLine>): number {

@@ -1,11 +1,23 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
+import { TEST_JWT_SECRET } from '#testing';
 
 const b64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 
+/**
+ * The key of one purpose as docs/decisions.md specifies it (HKDF-SHA256 of the secret, no salt, info
+ * `tidewatch <purpose>`, 32 bytes), computed here independently of the service's own code.
+ */
+export function purposeKey(secret: string | Buffer, purpose: 'tokens' | 'list cursors' | 'export links'): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `tidewatch ${purpose}`, 32));
+}
+
+/** The key the tests' api signs and checks tokens with. */
+export const TEST_TOKEN_KEY = purposeKey(TEST_JWT_SECRET, 'tokens');
+
 /** An HS256 JWT built by hand, independently of the service's own signing code. */
-export function signHs256(claims: Record<string, unknown>, secret: string): string {
+export function signHs256(claims: Record<string, unknown>, key: string | Buffer): string {
   const head = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}`;
-  return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
+  return `${head}.${createHmac('sha256', key).update(head).digest('base64url')}`;
 }
 
 /** An `alg: none` token: claims with no signature at all. */

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
-import { AppConfig } from '#config';
+import { SigningKeys } from '#database';
 import { ConsumerDirectoryService } from './consumers/consumer-directory.service.js';
 import { ConsumerRepository } from './consumers/consumer.repository.js';
 import { ConsumerService } from './consumers/consumer.service.js';
@@ -14,8 +14,8 @@ import { TokenService } from './tokens/token.service.js';
 @Module({
   imports: [
     JwtModule.registerAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ secret: config.JWT_SECRET, signOptions: { algorithm: 'HS256' } }),
+      inject: [SigningKeys],
+      useFactory: (keys: SigningKeys) => ({ privateKey: keys.tokens, signOptions: { algorithm: 'HS256' } }),
     }),
   ],
   providers: [

@@ -1,11 +1,14 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidationError, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, ValidationError, validateSync } from 'class-validator';
 
 export const EXCHANGE_SOURCES = ['simulator', 'node', 'hyperliquid'] as const;
 export type ExchangeSource = (typeof EXCHANGE_SOURCES)[number];
 
-/** Used when JWT_SECRET is unset; start-up warns loudly because tokens signed with it are forgeable. */
-export const DEVELOPMENT_JWT_SECRET = 'tidewatch-development-secret-change-me';
+/** The least JWT_SECRET may hold, in UTF-8 bytes: 256 bits, the size of the HMAC-SHA256 keys derived from it. */
+export const JWT_SECRET_MIN_BYTES = 32;
+
+/** Settings whose value a config error never shows (a URL setting shows its password as `***` instead). */
+const SECRET_SETTINGS = new Set(['JWT_SECRET', 'S3_SECRET_ACCESS_KEY']);
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toBool = ({ value }: { value: unknown }) => value === true || value === 'true' || value === '1';
@@ -31,9 +34,18 @@ export class AppConfig {
   @Max(65535)
   PORT = 3000;
 
+  /**
+   * The secret every signing key is derived from (tokens, list cursors, export links). Unset: one generated on
+   * first start and kept in Postgres, shared by every process of the deployment; required with NODE_ENV=production.
+   */
+  @IsOptional()
   @IsString()
-  @MinLength(16)
-  JWT_SECRET = DEVELOPMENT_JWT_SECRET;
+  JWT_SECRET?: string;
+
+  /** `production` refuses to start without JWT_SECRET. */
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string;
 
   @IsIn(EXCHANGE_SOURCES)
   EXCHANGE_SOURCE: ExchangeSource = 'simulator';
@@ -180,10 +192,6 @@ export class AppConfig {
 
   @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info';
-
-  get usesDevelopmentJwtSecret(): boolean {
-    return this.JWT_SECRET === DEVELOPMENT_JWT_SECRET;
-  }
 }
 
 export class ConfigError extends Error {}
@@ -234,12 +242,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         }),
       );
   }
+  const secretProblem = jwtSecretProblem(config);
+  if (secretProblem)
+    problems.push(
+      Object.assign(new ValidationError(), { property: 'JWT_SECRET', value: config.JWT_SECRET, constraints: { secret: secretProblem } }),
+    );
   if (problems.length > 0) {
     // Name the value as it was written, not as converted ("eighty", not NaN).
     const lines = problems.map(
-      (p) => `${p.property}=${JSON.stringify(present[p.property] ?? p.value)}: ${Object.values(p.constraints ?? {}).join('; ')}`,
+      (p) => `${p.property}=${shownValue(p.property, present[p.property] ?? p.value)}: ${Object.values(p.constraints ?? {}).join('; ')}`,
     );
     throw new ConfigError(`Invalid settings:\n  ${lines.join('\n  ')}`);
   }
   return config;
+}
+
+const GENERATE_SECRET = 'generate one with `openssl rand -base64 48`';
+
+/** What is wrong with JWT_SECRET, if anything: too short to be a 256-bit key, or left to be generated in production. */
+function jwtSecretProblem(config: AppConfig): string | null {
+  if (config.JWT_SECRET === undefined) {
+    return config.NODE_ENV === 'production'
+      ? `JWT_SECRET is required when NODE_ENV=production (a secret of your own, the same for every process of the deployment); ${GENERATE_SECRET}`
+      : null;
+  }
+  return Buffer.byteLength(config.JWT_SECRET, 'utf8') < JWT_SECRET_MIN_BYTES
+    ? `JWT_SECRET must be at least ${JWT_SECRET_MIN_BYTES} bytes; ${GENERATE_SECRET}`
+    : null;
+}
+
+/** A setting's value as a config error prints it: never a secret's, and a URL without its password. */
+function shownValue(property: string, value: unknown): string {
+  if (value !== undefined && SECRET_SETTINGS.has(property)) return '(hidden)';
+  if (typeof value === 'string' && URL.canParse(value)) {
+    const url = new URL(value);
+    if (url.password) {
+      url.password = '***';
+      return JSON.stringify(url.toString());
+    }
+  }
+  return JSON.stringify(value);
 }

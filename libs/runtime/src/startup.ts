@@ -12,8 +12,8 @@ export async function prepareStartup(app: string, logTo: 1 | 2 = 1): Promise<App
   try {
     const config = loadConfig();
     const logger = new JsonLogger(config.LOG_LEVEL, app, logTo);
-    if (config.usesDevelopmentJwtSecret) {
-      logger.write('warn', 'JWT_SECRET is not set: using the development secret. Anyone can forge tokens; set JWT_SECRET in production.');
+    if (config.JWT_SECRET === undefined) {
+      logger.write('info', 'JWT_SECRET is not set: signing with the secret generated on first start and kept in Postgres (signing_secret)');
     }
     await preflight(config);
     const applied = await runMigrations(config.DATABASE_URL);

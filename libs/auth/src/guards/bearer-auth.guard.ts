@@ -45,7 +45,10 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
   }
 
   override handleRequest<TUser>(error: unknown, user: TUser, _info: unknown, context: ExecutionContext): TUser {
-    if (error || !user) throw new UnauthorizedException();
+    // A failure to check the token (Postgres unreachable) is the service's fault, not a bad token: a 401
+    // would tell the client to drop a token that is fine.
+    if (error) throw error;
+    if (!user) throw new UnauthorizedException();
     const principal = user as unknown as Principal;
     const header = bearerHeader(context.getArgByIndex<BearerRequest>(0));
     if (header) this.verified.set(header, principal, principal.expiresAt);

@@ -48,6 +48,28 @@ describe('ApiTokenRepository', () => {
     expect(await repository.revoke(dataSource, 'not-a-token')).toBeNull();
   });
 
+  it("names a live token's consumer, and no consumer for a revoked, expired, unknown or malformed id", async () => {
+    const [{ id: other }] = await dataSource.query(`INSERT INTO consumers (name, plan) VALUES ('other', 'free') RETURNING id`);
+    const live = await repository.insert(dataSource, { id: randomUUID(), consumerId, label: null, expiresAt: null });
+    const theirs = await repository.insert(dataSource, { id: randomUUID(), consumerId: other, label: null, expiresAt: null });
+    const later = await repository.insert(dataSource, {
+      id: randomUUID(),
+      consumerId,
+      label: null,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const expired = await repository.insert(dataSource, { id: randomUUID(), consumerId, label: null, expiresAt: new Date(Date.now() - 1) });
+    const revoked = await repository.insert(dataSource, { id: randomUUID(), consumerId, label: null, expiresAt: null });
+    await repository.revoke(dataSource, revoked.id);
+    expect(await repository.liveOwnerOf(dataSource, live.id)).toBe(consumerId);
+    expect(await repository.liveOwnerOf(dataSource, later.id)).toBe(consumerId);
+    expect(await repository.liveOwnerOf(dataSource, theirs.id)).toBe(other);
+    expect(await repository.liveOwnerOf(dataSource, expired.id)).toBeNull();
+    expect(await repository.liveOwnerOf(dataSource, revoked.id)).toBeNull();
+    expect(await repository.liveOwnerOf(dataSource, randomUUID())).toBeNull();
+    expect(await repository.liveOwnerOf(dataSource, 'not-a-token')).toBeNull();
+  });
+
   it('lists exactly the revoked ids', async () => {
     await dataSource.query(`TRUNCATE api_tokens`);
     const ids = [randomUUID(), randomUUID(), randomUUID()];

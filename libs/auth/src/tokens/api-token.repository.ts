@@ -58,6 +58,16 @@ export class ApiTokenRepository {
     return rows.length ? toRow(rows[0]!) : null;
   }
 
+  /** The consumer of the token with this id when it is neither revoked nor expired; null for any other id. */
+  async liveOwnerOf(q: SqlRunner, id: string): Promise<number | null> {
+    if (!UUID.test(id)) return null;
+    const rows: Array<{ consumer_id: number }> = await q.query(
+      `SELECT consumer_id FROM api_tokens WHERE id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+      [id],
+    );
+    return rows[0]?.consumer_id ?? null;
+  }
+
   async revokedIds(q: SqlRunner): Promise<string[]> {
     const rows: Array<{ id: string }> = await q.query(`SELECT id FROM api_tokens WHERE revoked_at IS NOT NULL`);
     return rows.map((r) => r.id);

@@ -41,6 +41,11 @@ export class TokenService {
     return { tokenId, token, expiresAt: expiresAt?.toISOString() ?? null };
   }
 
+  /** The consumer a token id was issued to, while the token is neither revoked nor expired; otherwise null. */
+  async liveOwnerOf(tokenId: string): Promise<number | null> {
+    return this.tokens.liveOwnerOf(this.dataSource, tokenId);
+  }
+
   /**
    * Revokes in Postgres (the record every api process reloads from) and announces it on Redis so
    * running api processes refuse the token at once. Returns null when no token has that id.

@@ -6,10 +6,11 @@ const MAX_ENTRIES = 10_000;
 const MAX_AGE_MS = 30_000;
 
 /**
- * Tokens whose signature and claims were verified recently, keyed by the exact Authorization header, so a
- * client that reuses its token (every client does) skips the HMAC and JSON parsing. A hit still
- * honours the token's expiry and is checked against revocations by the caller. Presenting a cached
- * token requires knowing that exact token, so the cache grants nothing a verification would not.
+ * Tokens whose signature and claims were verified recently and whose id was found live in Postgres (JwtStrategy),
+ * keyed by the exact Authorization header, so a client that reuses its token (every client does) skips the HMAC,
+ * the JSON parsing and the database round trip. A hit still honours the token's expiry and is checked against
+ * revocations by the caller. Presenting a cached token requires knowing that exact token, so the cache grants
+ * nothing a verification would not.
  */
 @Injectable()
 export class VerifiedTokenCache {

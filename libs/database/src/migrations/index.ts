@@ -19,6 +19,7 @@ import { WalletPnlPeriods1765310000000 } from './1765310000000-wallet-pnl-period
 import { ReadVersions1765400000000 } from './1765400000000-read-versions.migration.js';
 import { WalletFavoriteCounts1765420000000 } from './1765420000000-wallet-favorite-counts.migration.js';
 import { CohortColumns1765500000000 } from './1765500000000-cohort-columns.migration.js';
+import { SigningSecret1765640000000 } from './1765640000000-signing-secret.migration.js';
 
 /** In the order they run; a new migration is appended here. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   ReadVersions1765400000000,
   WalletFavoriteCounts1765420000000,
   CohortColumns1765500000000,
+  SigningSecret1765640000000,
 ];

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual, type BinaryLike } from 'node:crypto';
 import { InvalidInputError } from '#errors';
 
 export type CursorKey = string | number;
@@ -20,12 +20,8 @@ const SIGNATURE_BYTES = 16;
  * list's cursor to another; the keys inside are never offsets, so a page stays right while rows are added.
  */
 export class KeysetCursorCodec {
-  private readonly key: Buffer;
-
-  /** `secret`: the service's signing secret; a domain-separated key is derived from it. */
-  constructor(secret: string) {
-    this.key = createHash('sha256').update(`tidewatch keyset cursor\0${secret}`).digest();
-  }
+  /** `key`: the list cursors' own key (SigningKeys.listCursors), used for nothing else. */
+  constructor(private readonly key: BinaryLike) {}
 
   /** `list` names the list (route and sort) the cursor continues. */
   encode(list: string, keys: readonly CursorKey[]): string {

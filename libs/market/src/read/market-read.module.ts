@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '#config';
-import { ReadVersionsRepository } from '#database';
+import { ReadVersionsRepository, SigningKeys } from '#database';
 import { ExportsQueries } from './exports/exports.queries.js';
 import { ExportsService } from './exports/exports.service.js';
 import { exportStoreFor } from './exports/export-store.factory.js';
@@ -89,11 +89,11 @@ const READ = [
 ];
 
 /**
- * What the api's routes read: one service per feature with the queries it runs. Needs the DataSource and
- * the KeysetCursorCodec (DatabaseModule's in the apps).
+ * What the api's routes read: one service per feature with the queries it runs. Needs the DataSource, the
+ * KeysetCursorCodec and the SigningKeys (DatabaseModule's in the apps).
  */
 @Module({
-  providers: [...READ, { provide: ExportStore, inject: [AppConfig], useFactory: exportStoreFor }],
+  providers: [...READ, { provide: ExportStore, inject: [AppConfig, SigningKeys], useFactory: exportStoreFor }],
   exports: READ,
 })
 export class MarketReadModule {}

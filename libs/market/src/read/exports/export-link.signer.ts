@@ -1,19 +1,15 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual, type BinaryLike } from 'node:crypto';
 
 /** How long a download link works (the API contract: about 120 seconds). */
 export const EXPORT_LINK_TTL_SECONDS = 120;
 
 /**
- * Pre-signed download links: the HMAC of the file's key and the link's expiry, with a key derived from the
- * service secret. Whoever holds the link may download until it expires, without the bearer token, as with
- * an object store's pre-signed URL; changing any byte of the key, the expiry or the signature breaks it.
+ * Pre-signed download links: the HMAC of the file's key and the link's expiry, with the export links' own key
+ * (SigningKeys.exportLinks). Whoever holds the link may download until it expires, without the bearer token, as
+ * with an object store's pre-signed URL; changing any byte of the key, the expiry or the signature breaks it.
  */
 export class ExportLinkSigner {
-  private readonly key: Buffer;
-
-  constructor(secret: string) {
-    this.key = createHash('sha256').update(`tidewatch export link\0${secret}`).digest();
-  }
+  constructor(private readonly key: BinaryLike) {}
 
   signature(key: string, expiresEpochSeconds: number): string {
     return createHmac('sha256', this.key).update(`${key}\n${expiresEpochSeconds}`).digest('hex');
