@@ -2,6 +2,7 @@ import { appendFile, type FileHandle, mkdir, open, readFile, rename, rm, rmdir, 
 import { dirname, join } from 'node:path';
 import { compareHourlyFiles, listHourlyFiles, parseHourlyName } from '../node-feed/hourly-files.js';
 import { NODE_STREAMS, type NodeStream } from '../node/node-block.types.js';
+import type { ExchangeState } from '../state/exchange-state.types.js';
 import { InProcessSimulatorEngine, type GeneratedSpan, type SimulatorEngine } from './simulator-engine.js';
 import { DEFAULT_BOOK_ORDERS, type SimulatorSettings } from './simulator.types.js';
 
@@ -29,6 +30,11 @@ export interface SimulatorDirectoryOptions {
   discardExisting?: boolean;
   /** Where the simulator runs; in this thread unless told (WorkerSimulatorEngine runs it on its own core). */
   engine?: (settings: SimulatorSettings) => SimulatorEngine;
+  /**
+   * Exchange times, within what the files hold, whose books the replay keeps (`replayedStates`): state
+   * updates a stopped process owed for blocks it had written.
+   */
+  statesAt?: (written: { startTimeMs: number; writtenUntilMs: number }) => number[];
 }
 
 /**
@@ -45,6 +51,8 @@ export class SimulatorDirectory {
     readonly dir: string,
     readonly engine: SimulatorEngine,
     private manifest: Manifest,
+    /** The books at the times `statesAt` asked for, in time order, taken as the simulation was replayed. */
+    readonly replayedStates: ExchangeState[] = [],
   ) {
     this.plannedUntilMs = manifest.writtenUntilMs;
   }
@@ -57,7 +65,7 @@ export class SimulatorDirectory {
     dir: string,
     requested: SimulatorSettings,
     onReplay?: (doneMs: number, totalMs: number) => void,
-    { discardExisting = false, engine = (s) => new InProcessSimulatorEngine(s) }: SimulatorDirectoryOptions = {},
+    { discardExisting = false, engine = (s) => new InProcessSimulatorEngine(s), statesAt }: SimulatorDirectoryOptions = {},
   ): Promise<SimulatorDirectory> {
     if (discardExisting) await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
@@ -82,8 +90,12 @@ export class SimulatorDirectory {
       await cutUnfinishedLines(dir);
       const running = engine({ ...stored.settings, startTimeMs: storedStart });
       // Replays in hour-long steps so a long history can report progress.
-      await running.skip(stored.writtenUntilMs, (nowMs) => onReplay?.(nowMs - storedStart, stored.writtenUntilMs - storedStart));
-      return new SimulatorDirectory(dir, running, stored);
+      const states = await running.skip(
+        stored.writtenUntilMs,
+        (nowMs) => onReplay?.(nowMs - storedStart, stored.writtenUntilMs - storedStart),
+        statesAt?.({ startTimeMs: storedStart, writtenUntilMs: stored.writtenUntilMs }),
+      );
+      return new SimulatorDirectory(dir, running, stored, states);
     }
     const manifest: Manifest = { format: SIMULATOR_FORMAT, settings, writtenUntilMs: settings.startTimeMs };
     await writeManifest(dir, manifest);

@@ -27,8 +27,11 @@ export interface GeneratedSpan {
  * may ask for several spans ahead and write them in that order.
  */
 export interface SimulatorEngine {
-  /** Runs to `untilMs` without output (replaying what the directory holds), in hour-long steps. */
-  skip(untilMs: number, onStep?: (nowMs: number) => void): Promise<void>;
+  /**
+   * Runs to `untilMs` without output (replaying what the directory holds), in hour-long steps; resolves to
+   * the books at each of `stateTimes` passed on the way (as `generate` gives them at a span's end).
+   */
+  skip(untilMs: number, onStep?: (nowMs: number) => void, stateTimes?: readonly number[]): Promise<ExchangeState[]>;
   generate(untilMs: number, withState: boolean): Promise<GeneratedSpan>;
   close(): Promise<void>;
 }
@@ -66,13 +69,26 @@ export function spanTransferList(span: GeneratedSpan): ArrayBuffer[] {
   return span.files.map((f) => f.bytes.buffer as ArrayBuffer);
 }
 
-export function skipTo(simulator: HyperliquidSimulator, untilMs: number, onStep?: (nowMs: number) => void): void {
+/** Runs to `untilMs` without output, stopping at each of `stateTimes` for the books (runs chain: the same blocks). */
+export function skipTo(
+  simulator: HyperliquidSimulator,
+  untilMs: number,
+  onStep?: (nowMs: number) => void,
+  stateTimes: readonly number[] = [],
+): ExchangeState[] {
+  const stops = stateTimes.filter((t) => t > simulator.nowMs && t <= untilMs).sort((a, b) => a - b);
+  const states: ExchangeState[] = [];
   while (simulator.nowMs < untilMs) {
-    const target = Math.min(untilMs, simulator.nowMs + HOUR_MS);
+    const target = Math.min(untilMs, simulator.nowMs + HOUR_MS, stops[0] ?? untilMs);
     for (const _line of simulator.run(target)) void _line;
+    if (target === stops[0]) {
+      states.push(simulatorExchangeState(simulator));
+      stops.shift();
+    }
     onStep?.(simulator.nowMs);
     if (target === untilMs) break;
   }
+  return states;
 }
 
 /** The simulator in this thread: every call runs to completion before it returns. */
@@ -83,8 +99,8 @@ export class InProcessSimulatorEngine implements SimulatorEngine {
     this.simulator = new HyperliquidSimulator(settings);
   }
 
-  async skip(untilMs: number, onStep?: (nowMs: number) => void): Promise<void> {
-    skipTo(this.simulator, untilMs, onStep);
+  async skip(untilMs: number, onStep?: (nowMs: number) => void, stateTimes?: readonly number[]): Promise<ExchangeState[]> {
+    return skipTo(this.simulator, untilMs, onStep, stateTimes);
   }
 
   async generate(untilMs: number, withState: boolean): Promise<GeneratedSpan> {
@@ -96,14 +112,15 @@ export class InProcessSimulatorEngine implements SimulatorEngine {
 
 /** Requests to the worker (simulator.worker.ts) and its answers. */
 export type EngineRequest =
-  { id: number; kind: 'skip'; untilMs: number } | { id: number; kind: 'generate'; untilMs: number; withState: boolean };
+  | { id: number; kind: 'skip'; untilMs: number; stateTimes: readonly number[] }
+  | { id: number; kind: 'generate'; untilMs: number; withState: boolean };
 export type EngineAnswer =
   | { id: number; kind: 'step'; nowMs: number }
-  | { id: number; kind: 'done'; span?: GeneratedSpan }
+  | { id: number; kind: 'done'; span?: GeneratedSpan; states?: ExchangeState[] }
   | { id: number; kind: 'failed'; message: string };
 
 interface Pending {
-  resolve: (span: GeneratedSpan | undefined) => void;
+  resolve: (answer: { span?: GeneratedSpan; states?: ExchangeState[] }) => void;
   reject: (error: Error) => void;
   onStep?: (nowMs: number) => void;
 }
@@ -127,12 +144,12 @@ export class WorkerSimulatorEngine implements SimulatorEngine {
     this.worker.unref();
   }
 
-  skip(untilMs: number, onStep?: (nowMs: number) => void): Promise<void> {
-    return this.request({ kind: 'skip', untilMs }, onStep).then(() => undefined);
+  skip(untilMs: number, onStep?: (nowMs: number) => void, stateTimes: readonly number[] = []): Promise<ExchangeState[]> {
+    return this.request({ kind: 'skip', untilMs, stateTimes }, onStep).then(({ states }) => states ?? []);
   }
 
   generate(untilMs: number, withState: boolean): Promise<GeneratedSpan> {
-    return this.request({ kind: 'generate', untilMs, withState }).then((span) => span!);
+    return this.request({ kind: 'generate', untilMs, withState }).then(({ span }) => span!);
   }
 
   async close(): Promise<void> {
@@ -141,9 +158,9 @@ export class WorkerSimulatorEngine implements SimulatorEngine {
   }
 
   private request(
-    body: { kind: 'skip'; untilMs: number } | { kind: 'generate'; untilMs: number; withState: boolean },
+    body: { kind: 'skip'; untilMs: number; stateTimes: readonly number[] } | { kind: 'generate'; untilMs: number; withState: boolean },
     onStep?: (nowMs: number) => void,
-  ): Promise<GeneratedSpan | undefined> {
+  ): Promise<{ span?: GeneratedSpan; states?: ExchangeState[] }> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -157,7 +174,7 @@ export class WorkerSimulatorEngine implements SimulatorEngine {
     if (!pending) return;
     if (answer.kind === 'step') return pending.onStep?.(answer.nowMs);
     this.pending.delete(answer.id);
-    if (answer.kind === 'done') pending.resolve(answer.span);
+    if (answer.kind === 'done') pending.resolve(answer);
     else pending.reject(new Error(answer.message));
   }
 

@@ -11,8 +11,8 @@ port.on('message', (request: EngineRequest) => {
   const answer = (message: EngineAnswer) => port.postMessage(message);
   try {
     if (request.kind === 'skip') {
-      skipTo(simulator, request.untilMs, (nowMs) => answer({ id: request.id, kind: 'step', nowMs }));
-      answer({ id: request.id, kind: 'done' });
+      const states = skipTo(simulator, request.untilMs, (nowMs) => answer({ id: request.id, kind: 'step', nowMs }), request.stateTimes);
+      answer({ id: request.id, kind: 'done', states });
     } else {
       const span = generateSpan(simulator, request.untilMs, request.withState);
       port.postMessage({ id: request.id, kind: 'done', span } satisfies EngineAnswer, spanTransferList(span));

@@ -12,6 +12,7 @@ import {
 import type { FeedBlock } from '../facts/exchange-facts.types.js';
 import { FeedCheckpointRepository } from '../facts/feed-checkpoint.repository.js';
 import { MarketStateWriter, type StateUpdateResult } from '../state/market-state.writer.js';
+import { StateUpdatesRepository } from '../state/state-updates.repository.js';
 import { NodeDirectoryIngestion } from './node-directory.ingestion.js';
 
 export const SIMULATOR_SOURCE = 'simulator';
@@ -26,8 +27,8 @@ const CATCH_UP_READ_AHEAD = 4;
  * Up to this many boundaries' updates that later planned boundaries follow are applied together, in one
  * transaction (MarketStateWriter.applyGroup): two hours of them, one commit for them all. Until a group is
  * applied its updates are held here; the last boundary planned, and every live one, is applied at once,
- * and a stop applies what is held. A failure or a crash loses the group in progress, as it loses an update
- * in progress.
+ * and a stop applies what is held. A group that fails is held again and retried; one a crash cut short is
+ * replayed from the simulator on the next start (`open`), as is every update held then.
  */
 export const CATCH_UP_STATE_GROUP = 8;
 
@@ -51,11 +52,12 @@ interface PlannedChunk {
 
 /** A chunk whose lines are in the files and read from them, not stored yet. */
 interface ReadChunk {
-  planned: PlannedChunk;
-  span: GeneratedSpan;
+  untilMs: number;
   lines: number;
   batches: FeedBlock[][];
   issues: ParseIssue[];
+  /** The boundaries' states whose blocks this chunk's reading reached, in height order: held once it is stored. */
+  states: ExchangeState[];
 }
 
 export interface SimulationChunk {
@@ -101,28 +103,46 @@ export class SimulatedExchangeIngestion {
   private applying: { updates: Promise<StateUpdateResult[]>; ended: boolean } | null = null;
   /** Boundaries' states held for the next group. */
   private group: ExchangeState[] = [];
+  /**
+   * Boundaries' states whose blocks are in the files but were not read into a chunk since (a reading
+   * dropped after a failure, or a restart's replay): the next chunk read takes them.
+   */
+  private owed: ExchangeState[] = [];
+  /** The files may hold lines not stored (after a start or a failure): read them even when nothing is planned. */
+  private reread = false;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly nodeIngestion: NodeDirectoryIngestion,
     private readonly stateWriter: MarketStateWriter,
     private readonly checkpoints: FeedCheckpointRepository,
+    private readonly stateUpdates: StateUpdatesRepository,
   ) {}
 
   /**
    * Opens the simulation (replaying an existing one); returns the exchange time its files reach. A
    * database that has read nothing of the simulation (new, or dropped to start over) starts a new one:
    * the directory's read files are pruned, so its old simulation could not be read into it again.
+   *
+   * The state updates a stopped process owed are derived again: every boundary the files reach after the
+   * newest applied update. The replay takes their books on its way, and they go with the first chunk read,
+   * which reads every line the files hold past the stored checkpoints: a process killed anywhere (between a
+   * chunk's commit and its boundary's update, inside a group's transaction, with updates held) ends as an
+   * uninterrupted one.
    */
   async open(options: SimulationOptions, nowMs: number, onReplay?: (doneMs: number, totalMs: number) => void): Promise<number> {
     const startTimeMs = Math.floor((nowMs - options.backfillDays * 24 * HOUR_MS) / HOUR_MS) * HOUR_MS;
     const discardExisting = (await this.checkpoints.read(this.dataSource, SIMULATOR_SOURCE)).size === 0;
     await this.close();
+    const applied = await this.stateUpdates.newest(this.dataSource);
     this.directory = await SimulatorDirectory.open(options.dataDir, { ...options.settings, startTimeMs }, onReplay, {
       discardExisting,
       engine: options.engine,
+      statesAt: (written) => owedBoundaries(written, applied?.timeMs ?? null, options.stateIntervalMs),
     });
     this.options = options;
+    this.owed = this.directory.replayedStates.filter((state) => applied === null || state.height > applied.height);
+    this.reread = true;
     return this.directory.writtenUntilMs;
   }
 
@@ -137,8 +157,11 @@ export class SimulatedExchangeIngestion {
   async step(untilMs: number): Promise<SimulationChunk | null> {
     const { directory } = this.opened();
     this.plan(untilMs);
-    const next = this.nextRead ?? (this.ahead[0] ? await this.writeAndRead(this.ahead[0], untilMs) : null);
+    let next = this.nextRead;
     this.nextRead = null;
+    if (!next && this.ahead[0]) next = await this.writeAndRead(this.ahead[0], untilMs);
+    // Nothing more planned, but lines written before may be unread (a restart at the end of a catch-up).
+    else if (!next && this.reread) next = await this.readFiles(directory.writtenUntilMs, 0);
     if (!next) {
       if (!this.applying && this.group.length === 0) return null;
       const states = await this.applied(true);
@@ -151,75 +174,94 @@ export class SimulatedExchangeIngestion {
 
   /**
    * Stores a chunk that is written and read, while `readNext` writes and reads the one after it (kept
-   * for the next call); applies the chunk's state update at a boundary, and prunes the files read.
+   * for the next call); holds the chunk's boundary states, applies a group when it is due, and prunes the
+   * files read. A failed group is thrown only once this chunk's facts and the one read ahead are in hand.
    */
   private async storeRead(next: ReadChunk, readNext: () => Promise<ReadChunk | null>): Promise<SimulationChunk> {
     const { directory } = this.opened();
     const blocks = next.batches.reduce((n, batch) => n + batch.length, 0);
-    const chunk: SimulationChunk = {
-      untilMs: next.planned.untilMs,
-      lines: next.lines,
-      blocks,
-      fills: 0,
-      issues: [...next.issues],
-      states: [],
-    };
+    const chunk: SimulationChunk = { untilMs: next.untilMs, lines: next.lines, blocks, fills: 0, issues: [...next.issues], states: [] };
     const storing = this.store(next.batches, chunk);
     const [stored, read] = await Promise.allSettled([storing, readNext()]);
     if (stored.status === 'rejected') {
-      // What was read ahead is dropped with this chunk: both are read again from the stored checkpoints.
-      this.nodeIngestion.forget(directory.dir, SIMULATOR_SOURCE);
+      // What was read ahead is dropped with this chunk: both are read again from the stored checkpoints,
+      // and their boundaries' states go with the chunk that reads them again.
+      this.dropReading([...next.states, ...(read.status === 'fulfilled' ? (read.value?.states ?? []) : [])]);
       throw stored.reason;
     }
+    let groupFailure: { error: unknown } | null = null;
+    const report = async (wait: boolean) => {
+      try {
+        chunk.states.push(...(await this.applied(wait)));
+      } catch (error) {
+        groupFailure ??= { error };
+      }
+    };
     // Updates committed meanwhile are reported; a group being applied goes on beside the next chunks.
-    chunk.states = await this.applied(false);
-    if (next.planned.boundary) {
-      this.group.push(next.span.state!);
+    await report(false);
+    if (next.states.length > 0) {
+      this.group.push(...next.states);
       const laterUpdateFollows = this.boundaryPlanned(read.status === 'fulfilled' ? read.value : null);
       if (!laterUpdateFollows || this.group.length >= CATCH_UP_STATE_GROUP) {
-        const group = this.group.splice(0);
         // Updates apply in height order: the ones before must have committed before the next start.
-        chunk.states = [...chunk.states, ...(await this.applied(true))];
-        const updates = this.stateWriter.applyGroup(group, { laterUpdateFollows });
-        const entry = { updates, ended: false };
-        // Awaited by a later call; a failure meanwhile must not count as unhandled.
-        updates.then(
-          () => (entry.ended = true),
-          () => (entry.ended = true),
-        );
-        this.applying = entry;
+        await report(true);
+        // After a failure the runner waits before the next step; the group held is tried again then.
+        if (groupFailure === null) this.startGroup(laterUpdateFollows);
       }
     }
+    // This chunk is stored; the next one's lines, if their reading failed, are read again from the checkpoints.
+    if (read.status === 'fulfilled') this.nextRead = read.value;
+    else this.dropReading([]);
     await directory.prune(await this.readingFiles());
-    if (read.status === 'rejected') {
-      // This chunk is stored; the next one's lines are in the files and are read again from the checkpoints.
-      this.nodeIngestion.forget(directory.dir, SIMULATOR_SOURCE);
-      throw read.reason;
-    }
-    this.nextRead = read.value;
+    if (read.status === 'rejected') throw read.reason;
+    if (groupFailure !== null) throw (groupFailure as { error: unknown }).error;
     return chunk;
+  }
+
+  /** Drops what was read and not stored: read again from the stored checkpoints, with these states. */
+  private dropReading(states: ExchangeState[]): void {
+    this.nodeIngestion.forget(this.opened().directory.dir, SIMULATOR_SOURCE);
+    this.owed = [...states, ...this.owed].sort((a, b) => a.height - b.height);
+    this.reread = true;
   }
 
   /**
    * Writes a planned chunk's lines into the files and reads them back through the node feed (every block
-   * up to the end of the files). Once written it leaves the plan: a failure from there on is retried from
-   * the stored checkpoints, with the next chunk.
+   * up to the end of the files). Once written it leaves the plan, and its boundary's state is owed to the
+   * chunk that reads its lines: a failure from there on is retried from the stored checkpoints.
    */
   private async writeAndRead(planned: PlannedChunk, untilMs: number): Promise<ReadChunk> {
     const { directory } = this.opened();
     const span = await planned.span;
     const lines = await directory.write(span);
     this.ahead.shift();
+    if (planned.boundary) this.owed.push(span.state!);
+    this.reread = true;
     this.plan(untilMs);
-    const read: ReadChunk = { planned, span, lines, batches: [], issues: [] };
-    for (;;) {
-      const step = await this.nodeIngestion.read(directory.dir, BLOCKS_PER_STREAM_PER_BATCH, SIMULATOR_SOURCE);
-      read.issues.push(...step.issues);
-      if (step.batch.length > 0) read.batches.push(step.batch);
-      // Fewer blocks than one stream may give: no stream stopped at its limit, so every one read to the end
-      // of the lines just written, and another read would find nothing.
-      if (step.batch.length < BLOCKS_PER_STREAM_PER_BATCH) return read;
+    return this.readFiles(planned.untilMs, lines);
+  }
+
+  /** Reads every block past what this process has read, to the end of the files: a chunk with the states owed. */
+  private async readFiles(untilMs: number, lines: number): Promise<ReadChunk> {
+    const { directory } = this.opened();
+    const read: ReadChunk = { untilMs, lines, batches: [], issues: [], states: [] };
+    try {
+      for (;;) {
+        const step = await this.nodeIngestion.read(directory.dir, BLOCKS_PER_STREAM_PER_BATCH, SIMULATOR_SOURCE);
+        read.issues.push(...step.issues);
+        if (step.batch.length > 0) read.batches.push(step.batch);
+        // Fewer blocks than one stream may give: no stream stopped at its limit, so every one read to the end
+        // of the lines just written, and another read would find nothing.
+        if (step.batch.length < BLOCKS_PER_STREAM_PER_BATCH) break;
+      }
+    } catch (error) {
+      // The batches read so far are dropped with the rest: read again from the stored checkpoints.
+      this.dropReading([]);
+      throw error;
     }
+    read.states = this.owed.splice(0);
+    this.reread = false;
+    return read;
   }
 
   /** Stores a read chunk's batches in order, one transaction each. */
@@ -230,14 +272,36 @@ export class SimulatedExchangeIngestion {
 
   /** Whether a boundary after the chunk being stored is read or planned: its state update will follow. */
   private boundaryPlanned(read: ReadChunk | null): boolean {
-    return read?.planned.boundary === true || this.ahead.some((chunk) => chunk.boundary);
+    return (read?.states.length ?? 0) > 0 || this.ahead.some((chunk) => chunk.boundary);
+  }
+
+  /**
+   * Starts applying the next group held (CATCH_UP_STATE_GROUP at most; a later update follows while more
+   * are held). Should it fail, its states are held again, before those held since, and `applied` throws.
+   */
+  private startGroup(laterUpdateFollows: boolean): void {
+    const states = this.group.splice(0, CATCH_UP_STATE_GROUP);
+    const updates = this.stateWriter.applyGroup(states, { laterUpdateFollows: laterUpdateFollows || this.group.length > 0 });
+    const entry = { updates, ended: false };
+    // Runs before `applied` sees the outcome; a failure meanwhile must not count as unhandled.
+    updates.then(
+      () => (entry.ended = true),
+      () => {
+        this.group.unshift(...states);
+        entry.ended = true;
+      },
+    );
+    this.applying = entry;
   }
 
   /** The updates held for a group that no later boundary will complete (caught up, or stopping). */
   private async applyHeld(): Promise<StateUpdateResult[]> {
-    const group = this.group.splice(0);
-    if (group.length === 0) return [];
-    return this.stateWriter.applyGroup(group);
+    const results: StateUpdateResult[] = [];
+    while (this.group.length > 0) {
+      this.startGroup(false);
+      results.push(...(await this.applied(true)));
+    }
+    return results;
   }
 
   /**
@@ -271,6 +335,9 @@ export class SimulatedExchangeIngestion {
     await this.applying?.updates.catch(() => undefined);
     this.applying = null;
     await this.applyHeld().catch(() => undefined);
+    // What is still owed or held is derived again by the next open's replay.
+    this.group = [];
+    this.owed = [];
     const directory = this.directory;
     this.directory = undefined;
     await directory?.close();
@@ -303,4 +370,19 @@ export class SimulatedExchangeIngestion {
     if (!this.directory || !this.options) throw new Error('the simulation is not open');
     return { directory: this.directory, options: this.options };
   }
+}
+
+/**
+ * The state-update boundaries (multiples of the interval) in the files, after the one of the newest
+ * applied update (its state time is its boundary's last block, at or before it): the updates owed.
+ */
+function owedBoundaries(
+  { startTimeMs, writtenUntilMs }: { startTimeMs: number; writtenUntilMs: number },
+  appliedTimeMs: number | null,
+  intervalMs: number,
+): number[] {
+  const from = appliedTimeMs === null ? startTimeMs : Math.max(startTimeMs, Math.ceil(appliedTimeMs / intervalMs) * intervalMs);
+  const boundaries: number[] = [];
+  for (let at = (Math.floor(from / intervalMs) + 1) * intervalMs; at <= writtenUntilMs; at += intervalMs) boundaries.push(at);
+  return boundaries;
 }

@@ -9,6 +9,14 @@ export class StateUpdatesRepository {
     return rows[0]!.height === null ? null : Number(rows[0]!.height);
   }
 
+  /** The newest applied update's height and exchange time (epoch ms), null before the first. */
+  async newest(q: SqlRunner): Promise<{ height: number; timeMs: number } | null> {
+    const rows: Array<{ height: string; time_ms: string }> = await q.query(
+      `SELECT height::text, (extract(epoch FROM state_time) * 1000)::bigint::text AS time_ms FROM state_updates ORDER BY height DESC LIMIT 1`,
+    );
+    return rows[0] ? { height: Number(rows[0].height), timeMs: Number(rows[0].time_ms) } : null;
+  }
+
   /** Applied updates, in height order: their rows, and the status of the newest. */
   async record(
     q: SqlRunner,
