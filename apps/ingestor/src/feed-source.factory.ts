@@ -9,6 +9,7 @@ import { JsonLogger, ProgressBar } from '#runtime';
  */
 export function feedSourceFor(config: AppConfig, adapters: FeedSourceAdapters, logger: JsonLogger): FeedSource {
   const stateIntervalMs = config.STATE_UPDATE_INTERVAL * 60_000;
+  const simulatedNow = config.SIM_NOW;
   switch (config.EXCHANGE_SOURCE) {
     case 'simulator':
       return adapters.simulator(
@@ -27,6 +28,7 @@ export function feedSourceFor(config: AppConfig, adapters: FeedSourceAdapters, l
           // The simulator on the second core: the next chunks are made while this thread stores one.
           engine: (settings) => new WorkerSimulatorEngine(settings),
           progress: (label) => new ProgressBar(label),
+          ...(simulatedNow === undefined ? {} : { clock: () => simulatedNow }),
         },
         logger,
       );

@@ -81,6 +81,16 @@ export class AppConfig {
   @Min(1)
   SIM_SPEED = 1;
 
+  /**
+   * Test only: the simulator's "now" (epoch ms) instead of the wall clock's, standing still: it backfills to
+   * it and waits there. Two runs with the same settings then end at the same exchange time (the fault tests).
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SIM_NOW?: number;
+
   /** Where the simulator writes its hl-node directory (read back by the same node feed). */
   @IsString()
   SIM_DATA_DIR = 'data/simulator';

@@ -8,3 +8,4 @@ export * from './fill-blocks.factory.js';
 export * from './market-state.factory.js';
 export * from './fake-hyperliquid.server.js';
 export * from './alert-blocks.factory.js';
+export * from './every-table.js';
