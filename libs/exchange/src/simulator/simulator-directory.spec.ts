@@ -94,6 +94,31 @@ describe('SimulatorDirectory', () => {
     });
   });
 
+  it('keeps the books at the times asked for while it replays, as the spans ending there gave them', async () => {
+    await withDir(async (dir) => {
+      const first = await SimulatorDirectory.open(dir, SETTINGS);
+      const states = [];
+      for (const at of [START + 20_000, START + 45_000, START + 60_000]) {
+        const span = await first.generate(at, true);
+        await first.write(span);
+        states.push(span.state);
+      }
+      await first.close();
+      const asked: Array<{ startTimeMs: number; writtenUntilMs: number }> = [];
+      const replayed = await SimulatorDirectory.open(dir, SETTINGS, undefined, {
+        statesAt: (written) => {
+          asked.push(written);
+          return [START + 45_000, START + 20_000, START + 90_000];
+        },
+      });
+      // Only times the files reach, in time order; the replay still ends where the files do.
+      expect(asked).toEqual([{ startTimeMs: START, writtenUntilMs: START + 60_000 }]);
+      expect(replayed.replayedStates).toEqual([states[0], states[1]]);
+      expect(replayed.replayedStates[0]!.wallets.length).toBe(SETTINGS.wallets);
+      expect((replayed.engine as InProcessSimulatorEngine).simulator.nowMs).toBe(states[2]!.timeMs);
+    });
+  });
+
   it('refuses another book size', async () => {
     await withDir(async (dir) => {
       await SimulatorDirectory.open(dir, SETTINGS);
