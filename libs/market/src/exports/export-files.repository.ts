@@ -28,12 +28,14 @@ export class ExportFilesRepository {
    */
   async deleteLapsed(q: SqlRunner, now: string, limit: number): Promise<string[]> {
     const rows: Array<{ key: string }> = await q.query(
-      `DELETE FROM export_files WHERE key IN (
-         SELECT key FROM export_files
-         WHERE links_expire_at < $1 AND state_height < (SELECT max(height) FROM state_updates)
-         ORDER BY links_expire_at LIMIT $2
-         FOR UPDATE SKIP LOCKED)
-       RETURNING key`,
+      `WITH lapsed AS (
+         DELETE FROM export_files WHERE key IN (
+           SELECT key FROM export_files
+           WHERE links_expire_at < $1 AND state_height < (SELECT max(height) FROM state_updates)
+           ORDER BY links_expire_at LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+         RETURNING key)
+       SELECT key FROM lapsed`,
       [now, limit],
     );
     return rows.map((r) => r.key);
