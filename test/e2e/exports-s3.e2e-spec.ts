@@ -152,4 +152,16 @@ describe('Exports with EXPORT_STORE=s3', () => {
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ status: 'error', message: 'Export files are served by the export store, not by this api' });
   });
+
+  it('keeps the rows of objects the store could not delete, for a later pass', async () => {
+    await states.apply(exchangeState(9, T0 + 7_200_000, wallets(9)));
+    await redirect('/api/external/exports/coins/BTC/liquidation-heatmap');
+    expect(await keys()).toEqual(['liquidation-heatmap/BTC/8.json', 'liquidation-heatmap/BTC/9.json']);
+    await s3.close();
+    await expect(api.app.get(ExportRetention).sweep(Date.now() + 121_000)).rejects.toThrow();
+    expect(await dataSource.query(`SELECT key FROM export_files ORDER BY key`)).toEqual([
+      { key: 'liquidation-heatmap/BTC/8.json' },
+      { key: 'liquidation-heatmap/BTC/9.json' },
+    ]);
+  });
 });
