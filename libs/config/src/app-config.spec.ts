@@ -48,3 +48,14 @@ describe('a config error', () => {
     expect(message).not.toContain('hunter2');
   });
 });
+
+describe('EXPORT_POOL_SIZE', () => {
+  it('is 2 connections unless set, and 1 to 20', () => {
+    expect(loadConfig({}).EXPORT_POOL_SIZE).toBe(2);
+    expect(loadConfig({ EXPORT_POOL_SIZE: '5' }).EXPORT_POOL_SIZE).toBe(5);
+    expect(refusal({ EXPORT_POOL_SIZE: '0' })).toBe('Invalid settings:\n  EXPORT_POOL_SIZE="0": EXPORT_POOL_SIZE must not be less than 1');
+    expect(refusal({ EXPORT_POOL_SIZE: '21' })).toBe(
+      'Invalid settings:\n  EXPORT_POOL_SIZE="21": EXPORT_POOL_SIZE must not be greater than 20',
+    );
+  });
+});

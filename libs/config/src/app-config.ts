@@ -157,6 +157,16 @@ export class AppConfig {
   @IsString()
   EXPORT_DIR = 'data/exports';
 
+  /**
+   * Connections of the api's export pool, which only export builds use: a build holds one for as long as it
+   * streams its file, so twenty builds wait their turn there instead of taking the pool every other route reads through.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  EXPORT_POOL_SIZE = 2;
+
   /** EXPORT_STORE=s3: the bucket (required), its region, and an S3-compatible server's address (omitted: AWS). */
   @IsOptional()
   @IsString()
