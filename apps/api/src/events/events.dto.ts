@@ -18,9 +18,10 @@ import { NextCursor, PageLimit, PlainIntegerId } from '../http/query-fields.js';
 
 export class IdParamsDto {
   @ApiProperty({ example: 12, description: 'The id the create call returned' })
-  @PlainIntegerId()
-  @Min(1)
+  // Registered bottom-up: a non-integer is reported as such before the range is checked.
   @Max(2_147_483_647)
+  @Min(1)
+  @PlainIntegerId()
   id: number;
 }
 

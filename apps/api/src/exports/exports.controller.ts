@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiFoundResponse, ApiOperation, ApiProduces, ApiTags } f
 import { ExportsService } from '#market';
 import { ApiStandardErrors } from '../http/error-responses.dto.js';
 import { NoQueryDto } from '../http/no-query.dto.js';
+import { CoinParamsDto } from '../http/path-params.js';
 
 const LINK =
   'A 302 to a signed download link that works for 120 seconds, without the bearer token. The file is built once per state update and reused until the next.';
@@ -24,7 +25,7 @@ export class ExportsController {
       'and the cohort (size or pnl) holding the most of that value (lowest id on a tie; null in a bin without positions). Coin is case-insensitive.',
   })
   @ApiFoundResponse({ description: 'Location: the signed link' })
-  async liquidationHeatmap(@Param('coin') coin: string, @Query() _query: NoQueryDto) {
+  async liquidationHeatmap(@Param() { coin }: CoinParamsDto, @Query() _query: NoQueryDto) {
     return { url: (await this.exports.liquidationHeatmap(coin)).url, statusCode: 302 };
   }
 
@@ -51,7 +52,7 @@ export class ExportsController {
       'beside the same figure 24 hours before the update (past*; the oldest update while the history is shorter). maxSize is null for the top range.',
   })
   @ApiFoundResponse({ description: 'Location: the signed link' })
-  async positionBreakdown(@Param('coin') coin: string, @Query() _query: NoQueryDto) {
+  async positionBreakdown(@Param() { coin }: CoinParamsDto, @Query() _query: NoQueryDto) {
     return { url: (await this.exports.positionBreakdownBySize(coin)).url, statusCode: 302 };
   }
 
@@ -65,7 +66,7 @@ export class ExportsController {
       'crossLeverage or isolatedLeverage holds the leverage by margin mode (the other is empty); profile_balance is perp equity minus unrealised PnL.',
   })
   @ApiFoundResponse({ description: 'Location: the signed link' })
-  async openPositions(@Param('coin') coin: string, @Query() _query: NoQueryDto) {
+  async openPositions(@Param() { coin }: CoinParamsDto, @Query() _query: NoQueryDto) {
     return { url: (await this.exports.openPositionsCsv(coin)).url, statusCode: 302 };
   }
 }
