@@ -38,6 +38,7 @@ describe('every answer as the OpenAPI document describes it', () => {
     const method = operation.split(' ')[0]!.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     let request = api.http[method](url);
     if (options.auth ?? true) request = request.set('Authorization', `Bearer ${token}`);
+    if (options.body !== undefined) problems.push(...validator.requestProblems(operation, options.body));
     const res = await (options.body === undefined ? request : request.send(options.body));
     problems.push(...validator.problems(operation, res).map((p) => `${p} (${url})`));
     if (res.status < 400) answered.add(operation);
@@ -156,7 +157,9 @@ describe('every answer as the OpenAPI document describes it', () => {
     // The error answers have their documented bodies too.
     await call('GET /events/{id}', `/events/${ruleId}`);
     await call('GET /events/endpoints/{id}', `/events/endpoints/${id}`);
-    await call('POST /events', '/events', { body: { eventType: 'nothing' } });
+    const invalid = await api.http.post('/events').set('Authorization', `Bearer ${token}`).send({ eventType: 'nothing' });
+    problems.push(...validator.problems('POST /events', invalid));
+    expect(invalid.status).toBe(400);
     expect(problems).toEqual([]);
   });
 

@@ -13,6 +13,7 @@ export interface OpenApiDocument {
 interface OperationDoc {
   security?: unknown[];
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: { enum?: unknown[] } }>;
+  requestBody?: { content: Record<string, { schema?: object }> };
   responses: Record<string, { content?: Record<string, { schema?: object }> }>;
 }
 
@@ -55,6 +56,17 @@ export class AnswerValidator {
     this.ajv.addSchema(closed(document) as object, 'openapi.json');
   }
 
+  /** What is wrong with `body` as the request body of `operation`, by the schema its documentation gives. */
+  requestProblems(operation: string, body: unknown): string[] {
+    const [method, path] = operation.split(' ') as [string, string];
+    const documented = this.document.paths[path]?.[method.toLowerCase()]?.requestBody?.content['application/json']?.schema;
+    if (documented === undefined) return [`${operation} was sent a body it does not document`];
+    const validate = this.validator(
+      `openapi.json#/paths/${pointer(path)}/${method.toLowerCase()}/requestBody/content/application~1json/schema`,
+    );
+    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${operation} request: ${e.instancePath || '(body)'} ${e.message}`);
+  }
+
   /** What is wrong with `res` as the answer of `operation` (`GET /path/{slot}`); empty when it is as documented. */
   problems(operation: string, res: Response): string[] {
     const [method, path] = operation.split(' ') as [string, string];
@@ -72,16 +84,21 @@ export class AnswerValidator {
     if (media?.schema === undefined)
       return [`${where} with ${type || 'no content type'}, documented as ${Object.keys(content).join(', ')}`];
     const schemaPath = `openapi.json#/paths/${pointer(path)}/${method.toLowerCase()}/responses/${res.status}/content/${pointer(type)}/schema`;
-    let validate = this.compiled.get(schemaPath);
-    if (validate === undefined) {
-      validate = this.ajv.compile({ $ref: schemaPath });
-      this.compiled.set(schemaPath, validate);
-    }
+    const validate = this.validator(schemaPath);
     const body: unknown = type === 'application/json' ? res.body : res.text;
     if (validate(body)) return [];
     return (validate.errors ?? []).map(
       (e) =>
         `${where}: ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)} (${e.schemaPath.replace(/^openapi\.json/, '')})`,
     );
+  }
+
+  private validator(schemaPath: string): ValidateFunction {
+    let validate = this.compiled.get(schemaPath);
+    if (validate === undefined) {
+      validate = this.ajv.compile({ $ref: schemaPath });
+      this.compiled.set(schemaPath, validate);
+    }
+    return validate;
   }
 }
