@@ -32,6 +32,8 @@ describe('every answer as the OpenAPI document describes it', () => {
   /** Operations answered with a 2xx or 3xx that was checked. */
   const answered = new Set<string>();
   const problems: string[] = [];
+  /** What the answers on the empty database broke. */
+  const emptyProblems: string[] = [];
 
   /** Sends one request of `operation` and checks its answer; returns it for the next calls' ids. */
   async function call(operation: string, url: string, options: { body?: object; auth?: boolean } = {}): Promise<Response> {
@@ -66,6 +68,27 @@ describe('every answer as the OpenAPI document describes it', () => {
     api = await ApiHarness.start({ env: { EXPORT_DIR: exportDir } });
     ({ token, consumerId } = await api.createConsumer({ name: 'openapi-answers', rateLimitPerMinute: 100_000, usageLimit: 1_000_000 }));
     dataSource = await new DataSource(dataSourceOptions(api.config.DATABASE_URL)).initialize();
+    document = (await api.http.get('/docs-json')).body as OpenApiDocument;
+    validator = new AnswerValidator(document);
+    // Before any data: the answers of an empty service (nulls, empty lists, 404s) are checked too.
+    const empty = {
+      id: '1',
+      deliveryId: FAILED,
+      segmentId: '1',
+      segment: '1',
+      coin: 'BTC',
+      timeframe: '7d',
+      builder: BUILDER,
+      address: WALLET,
+    };
+    samples = { ...empty, snapshotTime: iso(Math.floor((Date.now() - 2 * DAY) / 300_000) * 300_000) };
+    for (const operation of operationsOf(document).filter((op) => op.startsWith('GET ') && !op.startsWith('GET /exports/files/'))) {
+      for (const withFilters of [false, true])
+        await call(operation, urlOf(operation, samples, withFilters), { auth: !PUBLIC.has(operation) });
+    }
+    emptyProblems.push(...problems);
+    problems.length = 0;
+    answered.clear();
     const data = await writeAnalyticsData(dataSource);
     // A later update where a new wallet holds HYPE: nothing 24 hours or 7 days before it, so its history is null.
     await (
@@ -107,8 +130,6 @@ describe('every answer as the OpenAPI document describes it', () => {
       openedWithin: '7d',
       interval: 'last50',
     };
-    document = (await api.http.get('/docs-json')).body as OpenApiDocument;
-    validator = new AnswerValidator(document);
   });
   beforeEach(() => {
     problems.length = 0;
@@ -117,6 +138,10 @@ describe('every answer as the OpenAPI document describes it', () => {
     await dataSource?.destroy();
     await api?.close();
     rmSync(exportDir, { recursive: true, force: true });
+  });
+
+  it('answered every GET route as documented before any data existed', () => {
+    expect(emptyProblems).toEqual([]);
   });
 
   it('answers the alert management routes as documented, from creating an endpoint to deleting it', async () => {
@@ -183,6 +208,9 @@ describe('every answer as the OpenAPI document describes it', () => {
           const link = new URL(String(res.headers.location), 'http://localhost');
           const file = await call('GET /exports/files/{kind}/{coin}/{file}', `${link.pathname}${link.search}`, { auth: false });
           expect(file.status).toBe(200);
+          const altered = await call('GET /exports/files/{kind}/{coin}/{file}', `${link.pathname}${link.search}0`, { auth: false });
+          const unknown = await call('GET /exports/files/{kind}/{coin}/{file}', `${link.pathname}${link.search}&x=1`, { auth: false });
+          expect([altered.status, unknown.status]).toEqual([403, 400]);
         }
         expect({ url, status: res.status }).toEqual({ url, status: res.status < 400 ? res.status : 200 });
       }
@@ -208,6 +236,29 @@ describe('every answer as the OpenAPI document describes it', () => {
       expect({ operation, status: bad.status }).toEqual({ operation, status: 400 });
       const anonymous = await call(operation, url, { auth: false });
       expect({ operation, status: anonymous.status }).toEqual({ operation, status: 401 });
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('answers path values that name nothing with a documented status and body', async () => {
+    const nothing = {
+      ...samples,
+      coin: 'NOPE',
+      segmentId: '17',
+      segment: '17',
+      address: address(0x9999),
+      builder: `0x${'e'.repeat(40)}`,
+      // A 5-minute mark of the last 30 days at which no snapshot was taken.
+      snapshotTime: iso(Math.floor((Date.now() - 10 * DAY) / 300_000) * 300_000),
+      id: '999999',
+      deliveryId: 'f'.repeat(64),
+    };
+    const withSlots = operationsOf(document).filter((op) => op.includes('{') && !op.startsWith('GET /exports/files/'));
+    for (const operation of withSlots) {
+      const method = operation.split(' ')[0]!;
+      const res = await call(operation, urlOf(operation, nothing, false), method === 'PATCH' ? { body: {} } : {});
+      // A 404, or what an idempotent call answers (a favourite removed that was never added: 204).
+      expect({ operation, status: res.status }).toEqual({ operation, status: [200, 204].includes(res.status) ? res.status : 404 });
     }
     expect(problems).toEqual([]);
   });
