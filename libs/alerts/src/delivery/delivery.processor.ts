@@ -16,8 +16,8 @@ export type DeliveryStep = 'done' | 'busy';
 const SLOT_LEASE_MS = 30_000;
 
 /**
- * One attempt of one delivery, by the rules: a row that is no longer pending is left alone; an expired
- * one expires; a paused or suspended endpoint's delivery is held (sent on resume); a consumer without
+ * One attempt of one delivery, by the rules: a row that is no longer pending is left alone; one whose
+ * rule was deleted or paused is cancelled; an expired one expires; a paused or suspended endpoint's delivery is held (sent on resume); a consumer without
  * a usage token left has its delivery held until the period resets; otherwise the delivery is signed,
  * POSTed, the attempt recorded with the delivery's new state in one statement, and the next attempt
  * scheduled when the failure is retryable and the schedule has attempts left.
@@ -48,7 +48,9 @@ export class DeliveryProcessor {
     try {
       const d = await this.rows.load(job.deliveryId);
       if (!d || d.status !== 'pending') return 'done';
-      if (d.expired) await this.deliveries.expire(this.dataSource, d.deliveryId);
+      // The rule may have gone after the row was written (a batch matched with the rule index of just before).
+      if (!d.ruleActive) await this.deliveries.cancel(this.dataSource, d.deliveryId);
+      else if (d.expired) await this.deliveries.expire(this.dataSource, d.deliveryId);
       else if (d.suspended || d.paused)
         await this.deliveries.hold(this.dataSource, d.deliveryId, d.suspended ? 'endpoint_suspended' : 'endpoint_paused');
       else await this.attempt(d);
