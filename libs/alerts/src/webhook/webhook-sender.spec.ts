@@ -143,7 +143,14 @@ describe('WebhookSender against receivers on loopback (test-only setting on)', (
   const sender = new WebhookSender({
     allowLoopback: true,
     requestTimeoutMs: 300,
-    lookup: lookupTable({ 'receiver.example': [{ address: '127.0.0.1', family: 4 }] }),
+    lookup: lookupTable({
+      'receiver.example': [{ address: '127.0.0.1', family: 4 }],
+      'public.example': [{ address: '93.184.216.34', family: 4 }],
+      'half-loopback.example': [
+        { address: '127.0.0.1', family: 4 },
+        { address: '93.184.216.34', family: 4 },
+      ],
+    }),
   });
   beforeAll(async () => {
     internal = await countingServer('127.0.0.1');
@@ -253,6 +260,25 @@ describe('WebhookSender against receivers on loopback (test-only setting on)', (
     // Unreadable: the schedule alone decides. A permanent failure has no next attempt to delay.
     expect(await sender.send(url('/retry-after-unreadable'), '{}', {})).toMatchObject({ outcome: 'retryable', retryAfterMs: null });
     expect(await sender.send(url('/retry-after-on-400'), '{}', {})).toMatchObject({ outcome: 'permanent', retryAfterMs: null });
+  });
+
+  it('sends plain http only to loopback: a public literal is refused before connecting, a name that is not all loopback where it connects', async () => {
+    const before = receiver.connections();
+    expect(await sender.send('http://93.184.216.34/hook', '{}', {})).toMatchObject({
+      outcome: 'permanent',
+      statusCode: null,
+      error: 'refused: http is allowed only to a loopback receiver, not 93.184.216.34',
+    });
+    expect(await sender.send(`http://public.example:${receiver.port}/ok`, '{}', {})).toMatchObject({
+      outcome: 'retryable',
+      statusCode: null,
+      error: 'refused: public.example resolves to 93.184.216.34, not loopback (http is allowed only to loopback)',
+    });
+    expect(await sender.send(`http://half-loopback.example:${receiver.port}/ok`, '{}', {})).toMatchObject({
+      outcome: 'retryable',
+      error: 'refused: half-loopback.example resolves to 93.184.216.34, not loopback (http is allowed only to loopback)',
+    });
+    expect(receiver.connections() - before).toBe(0);
   });
 
   it('410 is gone and 400 permanent, each with the start of the answer kept', async () => {
