@@ -93,6 +93,14 @@ describe("the alert outbox on the public-API feed's mid ticks", () => {
       },
     ]);
     expect((await queue.queue.getJob(deliveryJobId(id, 0)))?.data).toEqual({ deliveryId: id, webhookEndpointId: expect.any(Number) });
+    // It expires an hour after the crossing's own time, not an hour after the row was written.
+    expect(
+      await dataSource.query(
+        `SELECT (extract(epoch FROM occurred_at) * 1000)::bigint::text AS occurred_ms, (extract(epoch FROM expires_at) * 1000)::bigint::text AS expires_ms
+         FROM webhook_deliveries WHERE delivery_id = $1`,
+        [id],
+      ),
+    ).toEqual([{ occurred_ms: String(t0 + 3_000), expires_ms: String(t0 + 3_000 + 3_600_000) }]);
   });
 
   it('leaves the baseline at the last stored answer when a write fails', async () => {
