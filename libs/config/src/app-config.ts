@@ -141,7 +141,7 @@ export class AppConfig {
   @IsInt()
   @Min(1)
   @Max(1000)
-  DISPATCHER_IN_FLIGHT_PER_CONSUMER = 32;
+  DISPATCHER_IN_FLIGHT_PER_CONSUMER = 64;
 
   /** Days a finished delivery (delivered, failed, expired, cancelled) and its attempts are kept; a delivery held longer expires. */
   @Transform(toInt)
