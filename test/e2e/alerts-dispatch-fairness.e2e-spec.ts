@@ -75,15 +75,13 @@ describe('dispatcher: requests in flight per consumer', () => {
         ids.push(id);
       }
     }
-    await api.app
-      .get(DeliveryQueue)
-      .enqueue(
-        ids.map((deliveryId, i) => ({
-          deliveryId,
-          webhookEndpointId: owner.endpoints[Math.floor(i / perEndpoint)]!.endpointId,
-          attemptsMade: 0,
-        })),
-      );
+    await api.app.get(DeliveryQueue).enqueue(
+      ids.map((deliveryId, i) => ({
+        deliveryId,
+        webhookEndpointId: owner.endpoints[Math.floor(i / perEndpoint)]!.endpointId,
+        attemptsMade: 0,
+      })),
+    );
     return ids;
   }
 

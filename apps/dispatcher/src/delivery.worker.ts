@@ -1,7 +1,14 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DelayedError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { DELIVERY_QUEUE, DeliveryProcessor, DeliveryReconciler, DeliveryRetention, UsageChargesFlusher, type DeliveryJobData } from '#alerts';
+import {
+  DELIVERY_QUEUE,
+  DeliveryProcessor,
+  DeliveryReconciler,
+  DeliveryRetention,
+  UsageChargesFlusher,
+  type DeliveryJobData,
+} from '#alerts';
 import { AppConfig } from '#config';
 import { JsonLogger, WorkLoop } from '#runtime';
 

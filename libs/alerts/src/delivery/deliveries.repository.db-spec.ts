@@ -105,7 +105,11 @@ describe('DeliveriesRepository', () => {
     await repository.recordAttempt(dataSource, attempt('d2', 1, 'delivered'));
     expect(await repository.cancel(dataSource, 'd1')).toBe(true);
     expect(await repository.cancel(dataSource, 'd2')).toBe(false);
-    expect(await row('d1')).toMatchObject({ status: 'cancelled', attempt_count: 0, last_error: 'cancelled: the rule was deleted or paused' });
+    expect(await row('d1')).toMatchObject({
+      status: 'cancelled',
+      attempt_count: 0,
+      last_error: 'cancelled: the rule was deleted or paused',
+    });
     expect(await row('d2')).toMatchObject({ status: 'delivered', attempt_count: 1 });
   });
 

@@ -109,7 +109,9 @@ describe('DeliveryRetention', () => {
     ]);
     // The attempts went with their rows; the kept rows keep theirs.
     expect(
-      await dataSource.query(`SELECT delivery_id, count(*)::int AS n FROM webhook_delivery_attempts GROUP BY delivery_id ORDER BY delivery_id`),
+      await dataSource.query(
+        `SELECT delivery_id, count(*)::int AS n FROM webhook_delivery_attempts GROUP BY delivery_id ORDER BY delivery_id`,
+      ),
     ).toEqual([
       { delivery_id: 'old-delivered-uncharged', n: 1 },
       { delivery_id: 'recent-delivered', n: 1 },

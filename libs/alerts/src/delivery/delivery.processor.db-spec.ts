@@ -120,8 +120,20 @@ describe('DeliveryProcessor: SSRF refusals are recorded attempts; a withdrawn ru
         `SELECT delivery_id, status, attempt_count, last_error, usage_charged FROM webhook_deliveries WHERE delivery_id LIKE 'cancel-%' ORDER BY delivery_id`,
       ),
     ).toEqual([
-      { delivery_id: 'cancel-0', status: 'cancelled', attempt_count: 0, last_error: 'cancelled: the rule was deleted or paused', usage_charged: false },
-      { delivery_id: 'cancel-1', status: 'cancelled', attempt_count: 1, last_error: 'cancelled: the rule was deleted or paused', usage_charged: false },
+      {
+        delivery_id: 'cancel-0',
+        status: 'cancelled',
+        attempt_count: 0,
+        last_error: 'cancelled: the rule was deleted or paused',
+        usage_charged: false,
+      },
+      {
+        delivery_id: 'cancel-1',
+        status: 'cancelled',
+        attempt_count: 1,
+        last_error: 'cancelled: the rule was deleted or paused',
+        usage_charged: false,
+      },
     ]);
     expect(await dataSource.query(`SELECT count(*)::int AS n FROM webhook_delivery_attempts WHERE delivery_id LIKE 'cancel-%'`)).toEqual([
       { n: 0 },

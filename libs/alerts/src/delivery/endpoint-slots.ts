@@ -60,7 +60,13 @@ export class EndpointSlots {
     const holder = randomUUID();
     const now = Date.now();
     try {
-      const got = await (this.redis as unknown as Scripted).twAcquireSlot(this.keys.key(`${scope}-slots`, id), now, cap, holder, now + leaseMs);
+      const got = await (this.redis as unknown as Scripted).twAcquireSlot(
+        this.keys.key(`${scope}-slots`, id),
+        now,
+        cap,
+        holder,
+        now + leaseMs,
+      );
       if (got === 1) return holder;
     } catch (error) {
       this.leave(gateKey, gate);
