@@ -19,11 +19,13 @@ const SLOT_LEASE_MS = 30_000;
 const ENDPOINTS_REMEMBERED = 100_000;
 
 /**
- * One attempt of one delivery, by the rules: a row that is no longer pending is left alone; one whose
- * rule was deleted or paused is cancelled; an expired one expires; a paused or suspended endpoint's delivery is held (sent on resume); a consumer without
- * a usage token left has its delivery held until the period resets; otherwise the delivery is signed,
- * POSTed, the attempt recorded with the delivery's new state in one statement, and the next attempt
- * scheduled when the failure is retryable and the schedule has attempts left.
+ * One attempt of one delivery, by the rules: at most DISPATCHER_IN_FLIGHT_PER_CONSUMER requests of one
+ * consumer and 10 of one endpoint in flight; a row that is no longer pending is left alone; one whose
+ * rule was deleted or paused is cancelled; an expired one expires; a paused or suspended endpoint's
+ * delivery is held (sent on resume); a consumer without a usage token left has its delivery held until
+ * the period resets; otherwise the delivery is signed, POSTed, the attempt recorded with the delivery's
+ * new state in one statement, and the next attempt scheduled when the failure is retryable and the
+ * schedule has attempts left.
  */
 @Injectable()
 export class DeliveryProcessor {
