@@ -23,7 +23,9 @@ export class KnownMarketsRepository {
       `SELECT coin, bool_or(priced) AS priced FROM (
          SELECT coin, true AS priced FROM market_prices WHERE lower(coin) = ANY($1::text[])
          UNION ALL
-         SELECT DISTINCT coin, false FROM positions WHERE lower(coin) = ANY($1::text[])
+         -- One position per name is enough to know the market (a coin has many thousands over time).
+         SELECT p.coin, false FROM unnest($1::text[]) AS n (name)
+         CROSS JOIN LATERAL (SELECT coin FROM positions WHERE lower(coin) = n.name LIMIT 1) p
        ) known
        GROUP BY coin ORDER BY coin`,
       [[...new Set(names.map((n) => n.toLowerCase()))]],
