@@ -50,6 +50,14 @@ describe('alert management (/events): markets, plan caps, cancellation, expiry',
       webhookEndpointId: endpoint,
       filters: { market: 'XYZ:GOLD', threshold: '1' },
     });
+    // With the public-API feed a market's mid is its tick: one whose mid ticked takes a price rule.
+    await rows(`INSERT INTO alert_price_markets (coin) VALUES ('xyz:SILVER')`);
+    const midOnly = await as(alice).post('/events', {
+      eventType: 'price_crossing',
+      webhookEndpointId: endpoint,
+      filters: { market: 'XYZ:silver', threshold: '30' },
+    });
+    expect([midOnly.status, midOnly.body.data?.filters]).toEqual([201, { market: 'xyz:SILVER', threshold: '30', direction: 'both' }]);
     expect(noTicks.body.errors).toEqual([
       { field: 'filters.market', message: 'xyz:GOLD has no price ticks yet: a price_crossing on it could never fire' },
     ]);

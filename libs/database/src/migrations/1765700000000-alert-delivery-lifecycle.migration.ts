@@ -3,7 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * What a delivery may become besides sent: `cancelled` when its rule is deleted or paused before it went
  * out, and old rows are removed after the retention period (ALERT_DELIVERY_RETENTION_DAYS). Expiry now
- * counts from the occurrence, so the rows still waiting are moved to that reckoning.
+ * counts from the occurrence, so the rows still waiting are moved to that reckoning. The markets with mid
+ * price ticks are kept, for the check of a price rule's market.
  */
 export class AlertDeliveryLifecycle1765700000000 implements MigrationInterface {
   name = 'AlertDeliveryLifecycle1765700000000';
@@ -26,9 +27,13 @@ export class AlertDeliveryLifecycle1765700000000 implements MigrationInterface {
       `UPDATE webhook_deliveries SET expires_at = occurred_at + (expires_at - created_at)
        WHERE expires_at IS NOT NULL AND status IN ('pending', 'held')`,
     );
+    // Markets whose mid price has ticked (the public-API feed's price ticks): a price rule on one can fire
+    // even when no tracked wallet ever traded it, so market_prices alone would not know it.
+    await q.query(`CREATE TABLE alert_price_markets (coin text PRIMARY KEY, first_tick_at timestamptz NOT NULL DEFAULT now())`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE alert_price_markets`);
     await q.query(`DROP INDEX webhook_deliveries_held_idx`);
     await q.query(`DROP INDEX webhook_deliveries_finished_idx`);
     await q.query(`DROP INDEX webhook_deliveries_rule_waiting_idx`);

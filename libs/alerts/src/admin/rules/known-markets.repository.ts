@@ -4,14 +4,14 @@ import type { SqlRunner } from '#database';
 /** A market as the service knows it: its stored spelling, and whether it has price ticks. */
 export interface KnownMarket {
   coin: string;
-  /** It has a last trade price (market_prices), so a price rule on it can fire. */
+  /** It has a last trade price (market_prices) or a mid that ticked (alert_price_markets): a price rule can fire. */
   priced: boolean;
 }
 
 /**
- * The markets the service has seen: traded in a stored fill (market_prices) or held in a position of a
- * state update. A rule's market names are checked against them, so a typo is refused instead of making
- * a rule that can never fire.
+ * The markets the service has seen: traded in a stored fill (market_prices), ticked by its mid price
+ * (the public-API feed, alert_price_markets) or held in a position of a state update. A rule's market
+ * names are checked against them, so a typo is refused instead of making a rule that can never fire.
  */
 @Injectable()
 export class KnownMarketsRepository {
@@ -22,6 +22,8 @@ export class KnownMarketsRepository {
     const rows: Array<{ coin: string; priced: boolean }> = await q.query(
       `SELECT coin, bool_or(priced) AS priced FROM (
          SELECT coin, true AS priced FROM market_prices WHERE lower(coin) = ANY($1::text[])
+         UNION ALL
+         SELECT coin, true FROM alert_price_markets WHERE lower(coin) = ANY($1::text[])
          UNION ALL
          -- One position per name is enough to know the market (a coin has many thousands over time).
          SELECT p.coin, false FROM unnest($1::text[]) AS n (name)
