@@ -24,6 +24,7 @@ const NOT_READ_BY_ANALYTICS = [
   'alert_rules_version',
   'webhook_deliveries',
   'webhook_delivery_attempts',
+  'alert_price_markets',
   'read_versions',
   'export_files',
 ];

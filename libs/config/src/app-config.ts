@@ -132,6 +132,24 @@ export class AppConfig {
   @Max(1000)
   DISPATCHER_CONCURRENCY = 128;
 
+  /**
+   * Webhook requests one consumer may have in flight across every dispatcher (over all its endpoints),
+   * so one consumer's slow receivers cannot take every worker. A consumer at its cap has its jobs
+   * delayed, not waiting in a worker.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  DISPATCHER_IN_FLIGHT_PER_CONSUMER = 64;
+
+  /** Days a finished delivery (delivered, failed, expired, cancelled) and its attempts are kept; a delivery held longer expires. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  ALERT_DELIVERY_RETENTION_DAYS = 30;
+
   /** A webhook request's whole time limit, in ms (connect: 5 s at most); past it the attempt is a retryable timeout. */
   @Transform(toInt)
   @IsInt()

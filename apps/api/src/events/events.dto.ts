@@ -146,6 +146,13 @@ export class DeliveryDto {
   @ApiProperty({ format: 'date-time' }) occurredAt: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) deliveredAt: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'date-time',
+    description: 'When it stops being sent (price_crossing, large_market_order: an hour after the occurrence); null: never',
+  })
+  expiresAt: string | null;
   @ApiProperty({ nullable: true, type: String }) lastError: string | null;
   @ApiProperty({ type: Object, description: 'The `data` of the delivery' }) payload: unknown;
   @ApiProperty({ type: [AttemptDto] }) attempts: AttemptDto[];
@@ -170,7 +177,7 @@ export class ReplayBodyDto {
   @ApiProperty({
     type: String,
     format: 'date-time',
-    description: 'Failed and expired deliveries created at or after this time (within 30 days) are sent again',
+    description: 'Failed deliveries created at or after this time (within 30 days) and not past their expiry are sent again',
   })
   @Allow()
   since: unknown;
