@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AlertsManagementModule } from '#alerts';
 import { ApiAccessGuard, ApiAuthModule } from '#auth';
-import { DatabaseModule } from '#database';
+import { DatabaseModule, DatabaseSessionModule } from '#database';
 import { FavoritesWriteModule, MarketReadModule } from '#market';
 import { Metrics, RuntimeModule } from '#runtime';
 import { AppConfig } from '#config';
@@ -37,7 +37,15 @@ import { WebhookDeliveriesController } from './events/webhook-deliveries.control
 import { WebhookEndpointsController } from './events/webhook-endpoints.controller.js';
 
 @Module({
-  imports: [RuntimeModule.forApp('api'), DatabaseModule, ApiAuthModule, MarketReadModule, FavoritesWriteModule, AlertsManagementModule],
+  imports: [
+    RuntimeModule.forApp('api'),
+    DatabaseModule,
+    DatabaseSessionModule.forApi(),
+    ApiAuthModule,
+    MarketReadModule,
+    FavoritesWriteModule,
+    AlertsManagementModule,
+  ],
   controllers: [
     LiquidationFillsController,
     LiquidationRiskController,
