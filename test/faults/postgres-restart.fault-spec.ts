@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FaultStack, RequestLoop, until } from '../support/fault-stack.js';
+import { FaultStack, until } from '../support/fault-stack.js';
 
 // Postgres restarted (`pg_ctl stop -m fast`, then start) under load: the api answering reads, the ingestor
 // storing a live feed and matching every deposit to a delivery, the dispatcher sending them. Every process must
@@ -21,8 +21,7 @@ describe('a Postgres restarted under load', () => {
     const sender = await stack.createConsumer('deliveries');
     const reader = await stack.createConsumer('reader', ['--rate-limit', '100000']);
     await stack.subscribe(sender);
-    const reads = new RequestLoop(stack, reader.token, '/events/endpoints');
-    reads.start();
+    const reads = stack.readLoop(reader.token, '/events/endpoints');
     stack.feed.start();
     const delivered = () => stack.count(`SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'delivered'`);
     await until('deliveries under way', async () => (await delivered()) >= 150);

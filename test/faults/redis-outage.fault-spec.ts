@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FaultStack, RequestLoop, until } from '../support/fault-stack.js';
+import { FaultStack, until } from '../support/fault-stack.js';
 
 // Redis stopped for 30 s (killed: it comes back empty, as a Redis without persistence does) and started again,
 // under the load of the Postgres-restart test. While it is away the api keeps answering reads, rate limits and
@@ -23,10 +23,8 @@ describe('a Redis stopped for 30 s under load', () => {
     const reader = await stack.createConsumer('reader', ['--rate-limit', '100000']);
     const latecomer = await stack.createConsumer('latecomer');
     await stack.subscribe(sender);
-    const endpoints = new RequestLoop(stack, reader.token, '/events/endpoints');
-    const usage = new RequestLoop(stack, reader.token, '/api/external/usage');
-    endpoints.start();
-    usage.start();
+    const endpoints = stack.readLoop(reader.token, '/events/endpoints');
+    const usage = stack.readLoop(reader.token, '/api/external/usage');
     stack.feed.start();
     const delivered = () => stack.count(`SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'delivered'`);
     await until('deliveries under way', async () => (await delivered()) >= 150);

@@ -24,7 +24,11 @@ export interface Consumer {
 /** Waits for `check` (a check that throws, as a query while Postgres is away, is a no), failing by name after `timeoutMs`: a limit that catches a hang, not a measurement. */
 export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 120_000): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!(await Promise.resolve().then(check).catch(() => false))) {
+  while (
+    !(await Promise.resolve()
+      .then(check)
+      .catch(() => false))
+  ) {
     if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -36,6 +40,8 @@ export class FaultStack {
   readonly db: pg.Pool;
   readonly feed: LiveFeed;
   private apiPort = 0;
+  private extraEnv: Record<string, string> = {};
+  private readonly loops: RequestLoop[] = [];
 
   private constructor(
     readonly postgres: OwnPostgres,
@@ -48,9 +54,16 @@ export class FaultStack {
     this.feed = new LiveFeed(dir);
   }
 
-  static async start(): Promise<FaultStack> {
-    const stack = new FaultStack(await OwnPostgres.start(), await OwnRedis.start(), await NodeDataDir.create(), await WebhookReceiver.start());
+  /** `env`: settings of the test's for every app (on top of the stack's own). */
+  static async start(env: Record<string, string> = {}): Promise<FaultStack> {
+    const stack = new FaultStack(
+      await OwnPostgres.start(),
+      await OwnRedis.start(),
+      await NodeDataDir.create(),
+      await WebhookReceiver.start(),
+    );
     stack.apiPort = await freePort();
+    stack.extraEnv = env;
     const migrated = run('cli', stack.env(), ['migrate']);
     if ((await migrated.exited) !== 0) throw new Error(`migrate failed:\n${migrated.output()}`);
     stack.apps.api = await stack.startApp('api', 'api listening');
@@ -70,6 +83,7 @@ export class FaultStack {
       HL_NODE_DATA_DIR: this.dir.root,
       HL_INFO_URL: 'http://127.0.0.1:9/info',
       WEBHOOK_ALLOW_LOOPBACK: 'true',
+      ...this.extraEnv,
       ...extra,
     };
   }
@@ -147,8 +161,17 @@ export class FaultStack {
     };
   }
 
+  /** A client reading `path` in a loop (started), stopped by `close` if the test has not. */
+  readLoop(token: string, path: string): RequestLoop {
+    const loop = new RequestLoop(this, token, path);
+    this.loops.push(loop);
+    loop.start();
+    return loop;
+  }
+
   async close(): Promise<void> {
     await this.feed.stop();
+    for (const loop of this.loops) await loop.stop();
     for (const app of Object.values(this.apps)) if (app.child.exitCode === null) app.child.kill('SIGKILL');
     await Promise.all(Object.values(this.apps).map((app) => app.exited));
     await this.db.end().catch(() => undefined);
