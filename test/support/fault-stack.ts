@@ -197,6 +197,7 @@ export class LiveFeed {
   constructor(private readonly dir: NodeDataDir) {}
 
   start(): void {
+    this.stopped = false;
     this.running = (async () => {
       while (!this.stopped) {
         await this.writeBlock();
