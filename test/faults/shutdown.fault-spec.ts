@@ -5,7 +5,8 @@ import { FaultStack, RECEIVER_PATH, until } from '../support/fault-stack.js';
 // SIGTERM stops every process within SHUTDOWN_TIMEOUT_MS, whatever hangs: a dispatcher whose webhook requests
 // never get an answer (each would wait its 60 s), and an api and an ingestor whose Postgres is frozen
 // (SIGSTOP: connections open, nothing answers) while a request and a batch wait on it. Past the deadline a
-// process logs what it was still closing and exits 1. Limits here are three times the deadline plus a margin: they catch a process that does not stop.
+// process logs what it was still closing and exits 1. Limits here are three times the deadline plus a margin:
+// they catch a process that does not stop.
 
 const SHUTDOWN_TIMEOUT_MS = 3_000;
 const EXIT_LIMIT_MS = 3 * SHUTDOWN_TIMEOUT_MS + 10_000;
