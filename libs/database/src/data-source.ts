@@ -18,7 +18,7 @@ export interface PoolSettings {
 }
 
 /**
- * The api's sessions (docs/decisions.md, "Faults"): a statement or a transaction left open cannot hold one
+ * The api's sessions (docs/decisions.md, "Servers away"): a statement or a transaction left open cannot hold one
  * of the pool's connections for ever, and a request waits a bounded time for a connection when Postgres is
  * away or the pool is exhausted, so the api keeps answering (an error) and recovers on its own.
  */

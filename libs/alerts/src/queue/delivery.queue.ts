@@ -35,7 +35,8 @@ export class DeliveryQueue implements OnApplicationShutdown {
       maxRetriesPerRequest: 0,
       connectionName: `tidewatch-delivery-queue-${process.pid}`,
     });
-    // Without a listener ioredis prints every failed reconnection; the callers log what failed to be enqueued.
+    // Redis away is the callers' to log, once per enqueue that failed: unheard, ioredis would print every
+    // reconnection that failed, and an 'error' event without a listener would throw.
     this.connection.on('error', () => undefined);
     this.queue = new Queue<DeliveryJobData>(DELIVERY_QUEUE, {
       connection: this.connection,
@@ -68,6 +69,9 @@ export class DeliveryQueue implements OnApplicationShutdown {
    */
   async enqueueLost(items: DeliveryWakeUp[]): Promise<number> {
     if (items.length === 0) return 0;
+    // The first connection (made at start, when Redis answered the start-up check): without an offline queue a
+    // pipeline sent before it would be refused.
+    await this.queue.waitUntilReady();
     const pipeline = this.connection.pipeline();
     for (const item of items) pipeline.exists(this.queue.toKey(deliveryJobId(item.deliveryId, item.attemptsMade)));
     const found = (await pipeline.exec()) ?? [];

@@ -106,24 +106,22 @@ export class SharedCounter {
 
   /**
    * Raises the counter to at least `value` (the durable count). The local entry takes it whether or not Redis
-   * does, so a Redis that is away still leaves this process deciding from the durable count; returns whether
-   * Redis took it (if not, the caller seeds again once Redis is back).
+   * does, so with Redis away this process still decides from the durable count (the caller seeds again once
+   * Redis is back).
    */
-  async seed(key: string, value: number, expiresAt: number): Promise<boolean> {
+  async seed(key: string, value: number, expiresAt: number): Promise<void> {
     let entry = this.entries.get(key);
     if (!entry) {
       entry = { key, expiresAt, synced: 0, unsynced: 0, known: false };
       this.entries.set(key, entry);
     }
     entry.synced = Math.max(entry.synced, value);
-    if (this.redisAway()) return false;
+    if (this.redisAway()) return;
     try {
       const current = Number(await (this.redis as unknown as Scripted).twCounterSeed(key, value, expiresAt));
       entry.synced = Math.max(entry.synced, current);
-      return true;
     } catch (error) {
       this.logger.warn(`Redis unavailable, ${key} seeded locally: ${(error as Error).message}`);
-      return false;
     }
   }
 
@@ -135,7 +133,7 @@ export class SharedCounter {
 
   private decideInRedis(entry: Entry, limit: number): CounterResult | Promise<CounterResult> {
     // A Redis that is away is not waited for (the client would hold the command for seconds of reconnecting):
-    // the hit is decided here at once, from what this process knows (docs/decisions.md, "Faults").
+    // the hit is decided here at once, from what this process knows (docs/decisions.md, "Servers away").
     if (this.redisAway()) return this.decideLocally(entry, limit);
     const pending = entry.unsynced;
     entry.unsynced = 0;
