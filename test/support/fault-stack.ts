@@ -11,7 +11,7 @@ import { WebhookReceiver } from './webhook-receiver.js';
 // a live node feed the test writes (so it knows every fact the ingestor must store), a webhook receiver, and a
 // consumer whose exchange-wide ledger rule turns every deposit into one delivery.
 
-const DEPOSITS_PER_BLOCK = 3;
+const DEPOSITS_PER_BLOCK = 8;
 const FILLS_PER_BLOCK = 2;
 const BLOCK_EVERY_MS = 100;
 export const RECEIVER_PATH = '/faults';
