@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AlertsManagementModule } from '#alerts';
 import { ApiAccessGuard, ApiAuthModule } from '#auth';
-import { DatabaseModule } from '#database';
+import { DatabaseModule, DatabaseSessionModule } from '#database';
 import { ExportsModule, FavoritesWriteModule, MarketReadModule } from '#market';
 import { Metrics, RuntimeModule } from '#runtime';
 import { AppConfig } from '#config';
@@ -41,6 +41,7 @@ import { WebhookEndpointsController } from './events/webhook-endpoints.controlle
   imports: [
     RuntimeModule.forApp('api'),
     DatabaseModule,
+    DatabaseSessionModule.forApi(),
     ApiAuthModule,
     MarketReadModule,
     FavoritesWriteModule,

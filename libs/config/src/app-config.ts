@@ -218,6 +218,43 @@ export class AppConfig {
   @Matches(/^(?!0+(\.0+)?$)[0-9]+(\.[0-9]+)?$/, { message: 'HYPE_CIRCULATING_SUPPLY must be a positive decimal number' })
   HYPE_CIRCULATING_SUPPLY = '333928180';
 
+  /**
+   * The api's Postgres sessions: the longest a statement may run, in ms (`statement_timeout`); past it Postgres
+   * cancels it and the request fails instead of holding a connection of the pool.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  API_STATEMENT_TIMEOUT_MS = 30_000;
+
+  /** The api's Postgres sessions: a transaction left idle this long, in ms, is ended by Postgres (`idle_in_transaction_session_timeout`). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  API_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
+
+  /**
+   * How long an api request waits for a connection of the pool, in ms (pg's `connectionTimeoutMillis`: a free
+   * connection, or a new one made); past it the request fails instead of queueing behind a Postgres that is away.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  API_POOL_WAIT_MS = 5_000;
+
+  /**
+   * The most a process takes to stop on SIGTERM or SIGINT, in ms: past it, whatever still hangs (a webhook
+   * request, a Postgres that does not answer), it logs what it was waiting for and exits with status 1.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  SHUTDOWN_TIMEOUT_MS = 25_000;
+
   @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info';
 }

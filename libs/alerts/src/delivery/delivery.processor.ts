@@ -1,11 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { DeliveryUsageService } from '#auth';
 import { AppConfig } from '#config';
 import type { DeliveryJobData } from '../queue/delivery-queue.constants.js';
 import { DeliveryQueue } from '../queue/delivery.queue.js';
 import { sendSignedDelivery, WebhookSender } from '../webhook/index.js';
-import { DeliveriesRepository, type DeliveryToSend } from './deliveries.repository.js';
+import { DeliveriesRepository, type AttemptApplied, type AttemptRecord, type DeliveryToSend } from './deliveries.repository.js';
 import { DeliveryRows } from './delivery-rows.js';
 import { EndpointSlots } from './endpoint-slots.js';
 import { MAX_IN_FLIGHT_PER_ENDPOINT, nextAttemptDelayMs } from './retry-policy.js';
@@ -17,6 +18,8 @@ export type DeliveryStep = 'done' | 'busy';
 const SLOT_LEASE_MS = 30_000;
 /** Endpoints whose consumer a process keeps in mind; past that it starts over (a read each brings them back). */
 const ENDPOINTS_REMEMBERED = 100_000;
+/** How long an attempt made is retried to be recorded while Postgres is away (a restart takes seconds). */
+const RECORD_RETRY_MS = 30_000;
 
 /**
  * One attempt of one delivery, by the rules: at most DISPATCHER_IN_FLIGHT_PER_CONSUMER requests of one
@@ -95,6 +98,25 @@ export class DeliveryProcessor {
     }
   }
 
+  /**
+   * Records an attempt that was made, through a Postgres restart: an attempt not recorded leaves its delivery
+   * pending, and the reconciler would send it again (a duplicate at the receiver). Recording is idempotent (only
+   * a pending row moves), so a statement that committed but lost its answer is safe to repeat. Past
+   * RECORD_RETRY_MS it gives up, and the delivery is sent again: at least once.
+   */
+  private async recordMade(attempt: AttemptRecord): Promise<AttemptApplied> {
+    const giveUpAt = Date.now() + RECORD_RETRY_MS;
+    for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 2_000)) {
+      try {
+        return await this.rows.record(attempt);
+      } catch (error) {
+        if (Date.now() + waitMs > giveUpAt) throw error;
+        this.logger.warn(`attempt of ${attempt.deliveryId} not recorded yet, retrying: ${(error as Error).message}`);
+        await sleep(waitMs);
+      }
+    }
+  }
+
   private async attempt(d: DeliveryToSend): Promise<void> {
     const reservation = await this.usage.reserve(d.consumerId);
     if (!reservation.reserved) {
@@ -120,7 +142,7 @@ export class DeliveryProcessor {
       );
       const attemptsMade = d.attemptCount + 1;
       const retryInMs = result.outcome === 'retryable' ? nextAttemptDelayMs(attemptsMade, result.retryAfterMs) : null;
-      const recorded = await this.rows.record({
+      const recorded = await this.recordMade({
         deliveryId: d.deliveryId,
         webhookEndpointId: d.webhookEndpointId,
         attempt: d.nextAttemptNumber,
