@@ -44,6 +44,11 @@ describe('alerts end to end: blocks -> ingestor -> outbox -> dispatcher -> recei
     receiver = await WebhookReceiver.start();
     db = new pg.Client({ connectionString: api.config.DATABASE_URL });
     await db.connect();
+    // Rules name markets the service has seen (an earlier block's fills).
+    await db.query(
+      `INSERT INTO market_prices (coin, px, time, block_number) SELECT coin, 1, now() - interval '1 day', 1 FROM unnest($1::text[]) AS coin`,
+      [['BTC', 'ETH', 'SOL']],
+    );
   });
 
   afterAll(async () => {
@@ -214,11 +219,27 @@ describe('alerts end to end: blocks -> ingestor -> outbox -> dispatcher -> recei
     expect(receiver.on('/exact')).toHaveLength(1);
   });
 
-  it('retries a 503 with Retry-After and a timeout with the same deliveryId and bytes, then delivers', async () => {
+  it('with the test-only loopback setting, takes plain http for a loopback receiver only', async () => {
+    const { token } = await api.createConsumer({ name: 'http-check' });
+    const create = (url: string) => api.http.post('/events/endpoints').set('Authorization', `Bearer ${token}`).send({ url });
+    for (const url of ['http://93.184.216.34/hook', 'http://10.0.0.1/hook', 'http://hooks.example.com/hook']) {
+      const res = await create(url);
+      expect([url, res.status, res.body.errors]).toEqual([
+        url,
+        400,
+        [{ field: 'url', message: 'url must use https (http is allowed only for a loopback receiver)' }],
+      ]);
+    }
+    expect((await create('http://localhost:8080/hook')).status).toBe(201);
+    expect((await create(receiver.url('/local'))).status).toBe(201);
+  });
+
+  it('retries a 502 with Retry-After and a timeout with the same deliveryId and bytes, then delivers', async () => {
     const wallet = address(0xc0ffee);
     const slow = await subscriber('/retry-after', { eventType: 'position_activity', addresses: [wallet] });
     const hang = await subscriber('/hang', { eventType: 'position_activity', addresses: [wallet] });
-    receiver.answer('/retry-after', { status: 503, headers: { 'Retry-After': '7' } }, { status: 200 });
+    // Retry-After is heard on any retryable status, not only 429 and 503.
+    receiver.answer('/retry-after', { status: 502, headers: { 'Retry-After': '7' } }, { status: 200 });
     receiver.answer('/hang', 'hang', { status: 200 });
     const f = fill('SOL', '150.25', '3', Date.now());
     await writeFills([[wallet, f]]);
@@ -231,7 +252,7 @@ describe('alerts end to end: blocks -> ingestor -> outbox -> dispatcher -> recei
     expect(first!.body.deliveryId).toBe(idSlow);
     await waitForRow(idSlow, 'delivered');
     expect(await attempts(idSlow)).toEqual([
-      { attempt: 1, status_code: 503, outcome: 'retryable', error: 'HTTP 503' },
+      { attempt: 1, status_code: 502, outcome: 'retryable', error: 'HTTP 502' },
       { attempt: 2, status_code: 200, outcome: 'delivered', error: null },
     ]);
     // Retry-After (7 s) was longer than the schedule's second wait (5 s +-20 %): it set the wait.

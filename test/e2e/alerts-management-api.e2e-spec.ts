@@ -1,43 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { DataSource } from 'typeorm';
-import { DELIVERY_QUEUE, deliveryJobId } from '#alerts';
-import { ApiHarness } from '../support/api-harness.js';
+import type { Queue } from 'bullmq';
+import { deliveryJobId } from '#alerts';
+import { A, AlertsManagementFixture, type Consumer } from '../support/alerts-management.fixture.js';
+import type { ApiHarness } from '../support/api-harness.js';
 
 // The `/events` management API through the production bootstrap: exact records, every limit of the
 // contract as a 400 naming its field that changes nothing, consumer isolation, the delivery log and
 // the manual re-sends (delivery rows inserted directly: the chain that writes them has its own suite).
-
-const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+// What deleting, pausing, expiry and the plan's caps do is in alerts-management-lifecycle.e2e-spec.ts.
 
 describe('alert management (/events)', () => {
+  let fixture: AlertsManagementFixture;
   let api: ApiHarness;
-  let alice: { consumerId: number; token: string };
-  let bob: { consumerId: number; token: string };
-  let redis: Redis;
+  let alice: Consumer;
+  let bob: Consumer;
   let queue: Queue;
-  const as = (who: { token: string }) => ({
-    get: (path: string) => api.http.get(path).set('Authorization', `Bearer ${who.token}`),
-    post: (path: string, body?: object) => api.http.post(path).set('Authorization', `Bearer ${who.token}`).send(body),
-    patch: (path: string, body: object) => api.http.patch(path).set('Authorization', `Bearer ${who.token}`).send(body),
-    delete: (path: string) => api.http.delete(path).set('Authorization', `Bearer ${who.token}`),
-  });
+  const as = (who: { token: string }) => fixture.as(who);
+  const rows = (sql: string, params: unknown[] = []) => fixture.rows(sql, params);
 
   beforeAll(async () => {
-    api = await ApiHarness.start();
-    alice = await api.createConsumer({ name: 'alice' });
-    bob = await api.createConsumer({ name: 'bob' });
-    redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: null });
-    queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix: api.config.REDIS_PREFIX });
+    fixture = await AlertsManagementFixture.start();
+    ({ api, alice, bob, queue } = fixture);
   });
   afterAll(async () => {
-    await queue?.close();
-    await redis?.quit();
-    await api?.close();
+    await fixture?.close();
   });
-
-  const rows = (sql: string, params: unknown[] = []) => api.app.get(DataSource).query(sql, params);
 
   it('creates, reads, lists, updates and deletes an endpoint; the secret is never returned', async () => {
     const created = await as(alice).post('/events/endpoints', {
@@ -171,6 +158,14 @@ describe('alert management (/events)', () => {
       [{ eventType: 'liquidation', filters: { side: 'up' } }, 'filters.side'],
       [{ eventType: 'state_updated', filters: { coin: ['BTC'] } }, 'filters.coin'],
       [{ eventType: 'ledger_update', filters: 'deposits' }, 'filters'],
+      // Market names are checked against the markets the service knows (without regard to case).
+      [{ eventType: 'position_activity', addresses: [A(1)], filters: { coin: ['BTC', 'NOPE'] } }, 'filters.coin[1]'],
+      [{ eventType: 'liquidation', filters: { markets: ['btc', 'BTC'] } }, 'filters.markets[1]'],
+      [{ eventType: 'large_market_order', filters: { thresholdUsd: '60000', markets: ['xyz:NOPE'] } }, 'filters.markets[0]'],
+      [{ eventType: 'price_crossing', filters: { market: 'NOPE', threshold: '1' } }, 'filters.market'],
+      // Known, but without price ticks: held in a position yet never traded here, or a spot market.
+      [{ eventType: 'price_crossing', filters: { market: 'xyz:GOLD', threshold: '1' } }, 'filters.market'],
+      [{ eventType: 'price_crossing', filters: { market: '@107', threshold: '1' } }, 'filters.market'],
     ];
     for (const [rule, field] of invalid) {
       const res = await as(alice).post('/events', { ...rule, webhookEndpointId: endpoint });
@@ -266,6 +261,7 @@ describe('alert management (/events)', () => {
       occurredAt: '2026-11-24T10:00:00.000Z',
       createdAt: new Date(now - 60_000).toISOString(),
       deliveredAt: null,
+      expiresAt: null,
       lastError: null,
       payload: { amount: '10.50' },
       attempts: [
@@ -307,9 +303,12 @@ describe('alert management (/events)', () => {
     expect(replay.status).toBe(202);
     expect(replay.body.data).toEqual({ replayed: 1 });
     expect(
-      (await rows(`SELECT delivery_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY delivery_id`)).map(
-        (r: { delivery_id: string }) => r.delivery_id,
-      ),
+      (
+        await rows(
+          `SELECT delivery_id FROM webhook_deliveries WHERE status = 'pending' AND webhook_endpoint_id = $1 ORDER BY delivery_id`,
+          [endpoint],
+        )
+      ).map((r: { delivery_id: string }) => r.delivery_id),
     ).toEqual([ids[1], ids[3]]);
     for (const since of ['yesterday', new Date(now + 60_000).toISOString(), new Date(now - 31 * 86_400_000).toISOString()]) {
       expect((await as(alice).post(`/events/endpoints/${endpoint}/replay`, { since })).body.errors[0].field).toBe('since');

@@ -37,6 +37,8 @@ describe('price_crossing on the public-API feed: allMids ticks', () => {
     receiver = await WebhookReceiver.start();
     db = new pg.Client({ connectionString: api.config.DATABASE_URL });
     await db.connect();
+    // A price rule needs a market the service has seen trade (a tracked wallet's fill stored its last price).
+    await db.query(`INSERT INTO market_prices (coin, px, time, block_number) VALUES ('BTC', 98000, now() - interval '1 hour', 1)`);
   });
 
   afterAll(async () => {

@@ -55,7 +55,7 @@ describe('Closed trades', () => {
       expect(second.body).toEqual({ trades: week.slice(100), nextCursor: null });
     });
 
-    it('gives the contract fields of each trade, a partial one with a null average entry', async () => {
+    it('gives the contract fields of each trade and its outcome, a partial one with a null average entry', async () => {
       const doge = ofWallet(W, (t) => t.coin === 'DOGE').map(tradeJson);
       expect(doge).toEqual([
         {
@@ -77,6 +77,8 @@ describe('Closed trades', () => {
           fee: 0.1,
           feeUsd: 0.1,
           fundingUsd: 0,
+          netPnlUsd: -10.1,
+          outcome: 'loss',
         },
       ]);
       const res = await get(`${LIST}?address=${W}&startTime=${iso(DOGE_AT)}&endTime=${iso(DOGE_AT)}`);

@@ -1,6 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   SUMMARY,
+  LIST,
+  EDGE,
+  iso,
+  closedIn,
   DAY,
   W,
   FLAT,
@@ -115,6 +119,56 @@ describe('Closed trades', () => {
       const inside = ofWallet(W, (t) => t.closeTime >= since);
       expect(inside.length).toBeLessThan(ofWallet(W).length);
       expect((await get(`${SUMMARY}?address=${W}&interval=${interval}`)).body).toEqual(summaryBody(W, interval, inside));
+    });
+
+    it('counts as wins exactly its own listed trades marked win, over the same 30 days, edge cases included', async () => {
+      type Listed = {
+        hash: string;
+        coin: string;
+        realizedPnlUsd: number;
+        feeUsd: number;
+        fundingUsd: number;
+        netPnlUsd: number;
+        outcome: string;
+      };
+      for (const wallet of [W, EDGE]) {
+        const now = Date.now();
+        const summary = (await get(`${SUMMARY}?address=${wallet}&interval=30d`)).body.data;
+        const list = await get(`${LIST}?address=${wallet}&startTime=${iso(now - 30 * DAY)}&endTime=${iso(now)}&limit=500`);
+        const listed: Listed[] = list.body.trades;
+        expect(list.body.nextCursor).toBeNull();
+        expect(listed.map((t) => t.hash)).toEqual(ofWallet(wallet, closedIn(now - 30 * DAY, now)).map((t) => t.hash));
+        const count = (trades: Listed[], outcome: string) => trades.filter((t) => t.outcome === outcome).length;
+        expect([summary.summary.tradeCount, summary.summary.winCount, summary.summary.lossCount]).toEqual([
+          listed.length,
+          count(listed, 'win'),
+          count(listed, 'loss'),
+        ]);
+        for (const coin of summary.byCoin) {
+          const ofCoin = listed.filter((t) => t.coin === coin.coin);
+          expect([coin.coin, coin.winCount, coin.lossCount]).toEqual([coin.coin, count(ofCoin, 'win'), count(ofCoin, 'loss')]);
+        }
+      }
+      // The edge cases, newest first: a win; a net of exactly 0 that the listed numbers, added as doubles,
+      // would call a win; a gross gain that the fees make a loss. The summary counts one win and one loss.
+      const now = Date.now();
+      const edge: Listed[] = (await get(`${LIST}?address=${EDGE}&startTime=${iso(now - 30 * DAY)}&endTime=${iso(now)}`)).body.trades;
+      expect(edge.map((t) => [t.realizedPnlUsd, t.netPnlUsd, t.outcome])).toEqual([
+        [5, 5, 'win'],
+        [0.1, 0, 'even'],
+        [0.1, -1, 'loss'],
+      ]);
+      expect(edge.map((t) => t.realizedPnlUsd - t.feeUsd + t.fundingUsd > 0)).toEqual([true, true, false]);
+      expect((await get(`${SUMMARY}?address=${EDGE}&interval=30d`)).body.data.summary).toMatchObject({
+        tradeCount: 3,
+        winCount: 1,
+        lossCount: 1,
+      });
+      expect((await get(`${SUMMARY}?address=${EDGE}&interval=90d`)).body.data.summary).toMatchObject({
+        tradeCount: 4,
+        winCount: 2,
+        lossCount: 1,
+      });
     });
 
     it('summarizes the 50 latest closed trades for last50', async () => {

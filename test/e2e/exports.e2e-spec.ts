@@ -349,17 +349,18 @@ describe('Exports', () => {
       });
     });
 
-    it('quotes what CSV needs quoted, and keys a market of any name inside the store', async () => {
-      const odd = 'q:"A,B".x';
+    it('keys a market of any name the paths take inside the store, colon, slash and dot included', async () => {
+      // A coin in a path is letters, digits and `: @ / _ . -` (a quote or a comma is a 400 naming coin).
+      const odd = 'q:A/B.x';
       await states.apply(
         exchangeState(500, T0 + 27 * HOUR, [walletState(A, { positions: [positionState(odd, { liquidationPx: '50' })] })]),
       );
       const file = await download(`/api/external/positions/open/coin/${encodeURIComponent(odd)}`);
-      expect(file.location).toContain('/open-positions/q%253A%2522A%252CB%2522%252Ex/500.csv?');
-      expect(file.text.split('\n')[1]).toContain(',"q:""A,B"".x",');
+      expect(file.location).toContain('/open-positions/q%253AA%252FB%252Ex/500.csv?');
+      expect(file.text.split('\n')[1]).toContain(',q:A/B.x,');
       const [, row] = parse(file.text) as string[][];
       expect(row!.slice(1, 4)).toEqual([A, odd, 'long']);
-      expect(statSync(join(exportDir, 'open-positions', 'q%3A%22A%2CB%22%2Ex', '500.csv')).isFile()).toBe(true);
+      expect(statSync(join(exportDir, 'open-positions', 'q%3AA%2FB%2Ex', '500.csv')).isFile()).toBe(true);
       const heatmap = JSON.parse((await download(`/api/external/exports/coins/${encodeURIComponent(odd)}/liquidation-heatmap`)).text);
       expect(heatmap.coin).toBe(odd);
     });

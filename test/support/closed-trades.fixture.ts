@@ -25,6 +25,7 @@ D.RM = Big.roundHalfEven;
 export const W = address(0xc10);
 export const FLAT = address(0xc20); // only trades whose net result is exactly zero
 export const NOBODY = address(0xc30);
+export const EDGE = address(0xc40); // where the gross PnL, or the listed numbers added as doubles, would call the outcome wrongly
 export const mixedCase = (a: string) => `0x${a.slice(2).toUpperCase()}`;
 
 interface Leg {
@@ -148,7 +149,27 @@ const FLAT_TRADES: TradeSpec[] = [0, 1].map((i) => {
   spec.closes = spec.closes.map((l, j) => ({ ...l, closedPnl: j === 0 ? fees.toFixed() : '0' }));
   return spec;
 });
-const CLOSED = [...RECENT, ...OLD, PARTIAL, ...FLAT_TRADES];
+// EDGE: BTC longs 29 days ago (a day inside the 30-day interval) and one 31 days ago (outside): a gross gain of
+// 0.1 that 1.1 of fees turn into a loss; a net of exactly 0 whose listed numbers, added as doubles, make
+// 5.6e-17 (0.1 - -0.2 + -0.3: a maker rebate and funding paid); a win; and the win outside.
+const edgeTrade = (hoursAgo: number, closedPnl: string, fees: [string, string], funding?: string): TradeSpec => {
+  const at = NOW - hoursAgo * HOUR;
+  return {
+    address: EDGE,
+    coin: 'BTC',
+    side: 'long',
+    opens: [{ time: at, px: '60000', sz: '0.1', fee: fees[0], closedPnl: '0', tid: tid++ }],
+    closes: [{ time: at + 30 * MIN, px: '60001', sz: '0.1', fee: fees[1], closedPnl, tid: tid++ }],
+    funding: funding === undefined ? [] : [{ time: at + 10 * MIN, usdc: funding }],
+  };
+};
+const EDGE_TRADES = [
+  edgeTrade(29 * 24, '0.1', ['0.6', '0.5']),
+  edgeTrade(29 * 24 - 2, '0.1', ['-0.2', '0'], '-0.3'),
+  edgeTrade(29 * 24 - 4, '5', ['0.1', '0.1'], '0.2'),
+  edgeTrade(31 * 24, '5', ['0.1', '0.1']),
+];
+const CLOSED = [...RECENT, ...OLD, PARTIAL, ...FLAT_TRADES, ...EDGE_TRADES];
 const STILL_OPEN: TradeSpec = { ...roundTrip(W, 'BTC', NOW - 30 * MIN, 0), closes: [] };
 
 /** The hl-node fills of a trade, each with the position it started from. */
@@ -255,8 +276,13 @@ export function tradeJson(t: ExactTrade) {
     fee: Number(t.fee),
     feeUsd: Number(t.fee),
     fundingUsd: Number(t.fundingUsd),
+    netPnlUsd: Number(net(t).toFixed()),
+    outcome: net(t).gt(0) ? 'win' : net(t).lt(0) ? 'loss' : 'even',
   };
 }
+
+/** The net result that decides win (> 0) or loss (< 0), exact. */
+const net = (t: ExactTrade) => new D(t.realizedPnlUsd).minus(t.fee).plus(t.fundingUsd);
 
 const newestFirst = (a: ExactTrade, b: ExactTrade) => b.closeTime - a.closeTime || (a.hash < b.hash ? 1 : a.hash > b.hash ? -1 : 0);
 export const TRADES = CLOSED.map(exactTrade).sort(newestFirst);
@@ -270,7 +296,6 @@ export const closedIn = (start: number, end: number) => (t: ExactTrade) => t.clo
  */
 function record(trades: ExactTrade[]) {
   const n = trades.length;
-  const net = (t: ExactTrade) => new D(t.realizedPnlUsd).minus(t.fee).plus(t.fundingUsd);
   const wins = trades.filter((t) => net(t).gt(0));
   const losses = trades.filter((t) => net(t).lt(0));
   const sum = (values: Big[]) => values.reduce((s, v) => s.plus(v), new D(0));

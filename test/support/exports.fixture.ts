@@ -60,3 +60,26 @@ export const wallets = (extra: { hype?: string } = {}) => [
     ],
   }),
 ];
+
+/** Twenty markets of one position each: twenty different exports (the export-builds suite). */
+export const COINS = Array.from({ length: 20 }, (_, i) => `C${String(i).padStart(2, '0')}`);
+
+/** A HIP-3 market whose dex and name start like spreadsheet formulas, held short with negative decimals. */
+export const HOSTILE_COIN = '@evil:-1';
+
+/** `count` wallets holding BTC, each with one position, and the wallets of COINS and HOSTILE_COIN. */
+export function manyWallets(count: number) {
+  const btc = Array.from({ length: count }, (_, i) =>
+    walletState(address(0x1000 + i), {
+      perpEquity: String(1000 + i),
+      positions: [positionState('BTC', { szi: '0.5', positionValue: '50000', entryPx: '100000', liquidationPx: String(60000 + i) })],
+    }),
+  );
+  const coins = COINS.map((coin, i) => walletState(address(0x2000 + i), { positions: [positionState(coin)] }));
+  const hostile = walletState(address(0x3000), {
+    perpEquity: '100',
+    allTimePnl: '-500',
+    positions: [positionState(HOSTILE_COIN, { szi: '-3', entryPx: '10', positionValue: '42.5', unrealizedPnl: '-12.5' })],
+  });
+  return [...btc, ...coins, hostile];
+}

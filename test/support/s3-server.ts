@@ -33,7 +33,12 @@ export class S3TestServer {
     };
   }
 
+  private closed = false;
+
+  /** Stops the server and deletes its folder; a second call does nothing (a test may stop it early). */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await this.server.close();
     rmSync(this.directory, { recursive: true, force: true });
   }

@@ -16,4 +16,4 @@ logger.write('info', 'tidewatch started: api, ingestor and dispatcher', {
   docs: `http://localhost:${config.PORT}/docs`,
   source: config.EXCHANGE_SOURCE,
 });
-closeOnSignals([api, ingestor, dispatcher], logger);
+closeOnSignals({ api, ingestor, dispatcher }, logger, config.SHUTDOWN_TIMEOUT_MS);

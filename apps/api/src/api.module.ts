@@ -2,8 +2,8 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AlertsManagementModule } from '#alerts';
 import { ApiAccessGuard, ApiAuthModule } from '#auth';
-import { DatabaseModule } from '#database';
-import { FavoritesWriteModule, MarketReadModule } from '#market';
+import { DatabaseModule, DatabaseSessionModule } from '#database';
+import { ExportsModule, FavoritesWriteModule, MarketReadModule } from '#market';
 import { Metrics, RuntimeModule } from '#runtime';
 import { AppConfig } from '#config';
 import { RequestObserver } from './http/request-observer.js';
@@ -15,6 +15,7 @@ import { LeaderboardsController } from './leaderboards/leaderboards.controller.j
 import { PositionsHeatmapController } from './cohorts/positions-heatmap.controller.js';
 import { SegmentSummaryController } from './cohorts/segment-summary.controller.js';
 import { ExportFilesController } from './exports/export-files.controller.js';
+import { ExportRetentionRunner } from './exports/export-retention.runner.js';
 import { ExportsController } from './exports/exports.controller.js';
 import { LiquidationFillsController } from './liquidations/liquidation-fills.controller.js';
 import { LiquidationRiskController } from './liquidations/liquidation-risk.controller.js';
@@ -37,7 +38,16 @@ import { WebhookDeliveriesController } from './events/webhook-deliveries.control
 import { WebhookEndpointsController } from './events/webhook-endpoints.controller.js';
 
 @Module({
-  imports: [RuntimeModule.forApp('api'), DatabaseModule, ApiAuthModule, MarketReadModule, FavoritesWriteModule, AlertsManagementModule],
+  imports: [
+    RuntimeModule.forApp('api'),
+    DatabaseModule,
+    DatabaseSessionModule.forApi(),
+    ApiAuthModule,
+    MarketReadModule,
+    FavoritesWriteModule,
+    ExportsModule,
+    AlertsManagementModule,
+  ],
   controllers: [
     LiquidationFillsController,
     LiquidationRiskController,
@@ -68,6 +78,7 @@ import { WebhookEndpointsController } from './events/webhook-endpoints.controlle
   ],
   providers: [
     RequestObserver,
+    ExportRetentionRunner,
     { provide: APP_GUARD, useExisting: ApiAccessGuard },
     {
       provide: ReadCache,

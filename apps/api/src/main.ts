@@ -7,4 +7,4 @@ const app = await createApiApp();
 await app.listen(config.PORT);
 const logger = app.get(JsonLogger);
 logger.write('info', 'api listening', { url: `http://localhost:${config.PORT}`, docs: `http://localhost:${config.PORT}/docs` });
-closeOnSignals([app], logger);
+closeOnSignals({ api: app }, logger, config.SHUTDOWN_TIMEOUT_MS);

@@ -1,7 +1,14 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DelayedError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { DELIVERY_QUEUE, DeliveryProcessor, DeliveryReconciler, UsageChargesFlusher, type DeliveryJobData } from '#alerts';
+import {
+  DELIVERY_QUEUE,
+  DeliveryProcessor,
+  DeliveryReconciler,
+  DeliveryRetention,
+  UsageChargesFlusher,
+  type DeliveryJobData,
+} from '#alerts';
 import { AppConfig } from '#config';
 import { JsonLogger, WorkLoop } from '#runtime';
 
@@ -9,10 +16,13 @@ import { JsonLogger, WorkLoop } from '#runtime';
 const BUSY_WAIT_MS = 1_000;
 /** A graceful stop waits for the requests in flight this much longer than their own time limit. */
 const STOP_MARGIN_MS = 5_000;
+/** Held deliveries expire and old rows go within a minute of their time: nobody reads the log to the second. */
+const RETENTION_EVERY_MS = 60_000;
 
 /**
  * The dispatcher's transport: a BullMQ worker that hands each delivery job to the processor, the
- * reconciler every few seconds, and the usage charges written behind the deliveries. Shutdown lets
+ * reconciler every few seconds, the usage charges written behind the deliveries, and the retention
+ * pass every minute. Shutdown lets
  * the requests in flight finish (BullMQ's close waits for active jobs) and charges what they delivered.
  */
 @Injectable()
@@ -21,17 +31,20 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private connection?: Redis;
   private readonly reconcileLoop: WorkLoop;
   private readonly chargeLoop: WorkLoop;
+  private readonly retentionLoop: WorkLoop;
 
   constructor(
     private readonly config: AppConfig,
     private readonly processor: DeliveryProcessor,
     private readonly reconciler: DeliveryReconciler,
     private readonly charges: UsageChargesFlusher,
+    private readonly retention: DeliveryRetention,
     private readonly logger: JsonLogger,
   ) {
     const onError = (what: string) => (error: Error) => this.logger.write('warn', `${what} failed`, { error: error.message });
     this.reconcileLoop = new WorkLoop({ idleMs: 5_000, errorMs: 5_000, onError: onError('delivery reconciler') });
     this.chargeLoop = new WorkLoop({ idleMs: 250, errorMs: 2_000, onError: onError('usage charges') });
+    this.retentionLoop = new WorkLoop({ idleMs: RETENTION_EVERY_MS, errorMs: RETENTION_EVERY_MS, onError: onError('delivery retention') });
   }
 
   onApplicationBootstrap(): void {
@@ -62,6 +75,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       await this.charges.flush();
       return false;
     });
+    this.retentionLoop.start(async () => {
+      const { expired, deleted } = await this.retention.sweep();
+      if (expired + deleted > 0) this.logger.write('info', 'delivery retention', { expired, deleted });
+      return false;
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -69,6 +87,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     await this.processor.close();
     await this.reconcileLoop.stop();
     await this.chargeLoop.stop();
+    await this.retentionLoop.stop();
     await this.charges
       .flush()
       .catch((error: Error) =>

@@ -3,8 +3,8 @@ import { FeedSource } from '#market';
 import { closeOnSignals, JsonLogger, prepareStartup } from '#runtime';
 import { createIngestorApp } from './ingestor.bootstrap.js';
 
-await prepareStartup('ingestor');
+const config = await prepareStartup('ingestor');
 const app = await createIngestorApp();
 const logger = app.get(JsonLogger);
 logger.write('info', 'ingestor started', { source: app.get(FeedSource).name });
-closeOnSignals([app], logger);
+closeOnSignals({ ingestor: app }, logger, config.SHUTDOWN_TIMEOUT_MS);

@@ -5,6 +5,7 @@ export * from './outbox/alerts-outbox.module.js';
 export * from './delivery/alerts-delivery.module.js';
 export * from './delivery/delivery.processor.js';
 export * from './delivery/delivery.reconciler.js';
+export * from './delivery/delivery-retention.js';
 export * from './delivery/usage-charges.flusher.js';
 export * from './delivery/retry-policy.js';
 export * from './webhook/index.js';

@@ -48,3 +48,35 @@ describe('a config error', () => {
     expect(message).not.toContain('hunter2');
   });
 });
+
+describe('EXPORT_POOL_SIZE', () => {
+  it('is 2 connections unless set, and 1 to 20', () => {
+    expect(loadConfig({}).EXPORT_POOL_SIZE).toBe(2);
+    expect(loadConfig({ EXPORT_POOL_SIZE: '5' }).EXPORT_POOL_SIZE).toBe(5);
+    expect(refusal({ EXPORT_POOL_SIZE: '0' })).toBe('Invalid settings:\n  EXPORT_POOL_SIZE="0": EXPORT_POOL_SIZE must not be less than 1');
+    expect(refusal({ EXPORT_POOL_SIZE: '21' })).toBe(
+      'Invalid settings:\n  EXPORT_POOL_SIZE="21": EXPORT_POOL_SIZE must not be greater than 20',
+    );
+  });
+});
+
+describe('the limits of the api sessions and of a shutdown', () => {
+  it('have defaults, and take whole milliseconds', () => {
+    expect(loadConfig({})).toMatchObject({
+      API_STATEMENT_TIMEOUT_MS: 30_000,
+      API_IDLE_IN_TRANSACTION_TIMEOUT_MS: 10_000,
+      API_POOL_WAIT_MS: 5_000,
+      SHUTDOWN_TIMEOUT_MS: 25_000,
+    });
+    expect(loadConfig({ API_STATEMENT_TIMEOUT_MS: '5000', SHUTDOWN_TIMEOUT_MS: '3000' })).toMatchObject({
+      API_STATEMENT_TIMEOUT_MS: 5_000,
+      SHUTDOWN_TIMEOUT_MS: 3_000,
+    });
+  });
+
+  it('refuse a value that is no limit: 0, below the least, or not a number', () => {
+    expect(() => loadConfig({ API_STATEMENT_TIMEOUT_MS: '0', API_POOL_WAIT_MS: 'soon', SHUTDOWN_TIMEOUT_MS: '10' })).toThrow(
+      /API_STATEMENT_TIMEOUT_MS="0": API_STATEMENT_TIMEOUT_MS must not be less than 100[\s\S]*API_POOL_WAIT_MS="soon"[\s\S]*SHUTDOWN_TIMEOUT_MS="10": SHUTDOWN_TIMEOUT_MS must not be less than 1000/,
+    );
+  });
+});

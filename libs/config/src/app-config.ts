@@ -142,6 +142,24 @@ export class AppConfig {
   @Max(1000)
   DISPATCHER_CONCURRENCY = 128;
 
+  /**
+   * Webhook requests one consumer may have in flight across every dispatcher (over all its endpoints),
+   * so one consumer's slow receivers cannot take every worker. A consumer at its cap has its jobs
+   * delayed, not waiting in a worker.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  DISPATCHER_IN_FLIGHT_PER_CONSUMER = 64;
+
+  /** Days a finished delivery (delivered, failed, expired, cancelled) and its attempts are kept; a delivery held longer expires. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  ALERT_DELIVERY_RETENTION_DAYS = 30;
+
   /** A webhook request's whole time limit, in ms (connect: 5 s at most); past it the attempt is a retryable timeout. */
   @Transform(toInt)
   @IsInt()
@@ -166,6 +184,16 @@ export class AppConfig {
   /** The local export store's folder: one file per export and state update, reused until the next update. */
   @IsString()
   EXPORT_DIR = 'data/exports';
+
+  /**
+   * Connections of the api's export pool, which only export builds use: a build holds one for as long as it
+   * streams its file, so twenty builds wait their turn there instead of taking the pool every other route reads through.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  EXPORT_POOL_SIZE = 2;
 
   /** EXPORT_STORE=s3: the bucket (required), its region, and an S3-compatible server's address (omitted: AWS). */
   @IsOptional()
@@ -199,6 +227,43 @@ export class AppConfig {
    */
   @Matches(/^(?!0+(\.0+)?$)[0-9]+(\.[0-9]+)?$/, { message: 'HYPE_CIRCULATING_SUPPLY must be a positive decimal number' })
   HYPE_CIRCULATING_SUPPLY = '333928180';
+
+  /**
+   * The api's Postgres sessions: the longest a statement may run, in ms (`statement_timeout`); past it Postgres
+   * cancels it and the request fails instead of holding a connection of the pool.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  API_STATEMENT_TIMEOUT_MS = 30_000;
+
+  /** The api's Postgres sessions: a transaction left idle this long, in ms, is ended by Postgres (`idle_in_transaction_session_timeout`). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  API_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
+
+  /**
+   * How long an api request waits for a connection of the pool, in ms (pg's `connectionTimeoutMillis`: a free
+   * connection, or a new one made); past it the request fails instead of queueing behind a Postgres that is away.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  API_POOL_WAIT_MS = 5_000;
+
+  /**
+   * The most a process takes to stop on SIGTERM or SIGINT, in ms: past it, whatever still hangs (a webhook
+   * request, a Postgres that does not answer), it logs what it was waiting for and exits with status 1.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  SHUTDOWN_TIMEOUT_MS = 25_000;
 
   @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info';

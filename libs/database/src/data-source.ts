@@ -10,7 +10,33 @@ export type SessionSettings = Readonly<Record<string, string>>;
  */
 export const WRITER_SESSION: SessionSettings = { jit: 'off' };
 
-export function dataSourceOptions(databaseUrl: string, session: SessionSettings = {}): DataSourceOptions {
+/** What an app's pool is given beyond the server's defaults: session settings, and how long a caller waits for a connection. */
+export interface PoolSettings {
+  session?: SessionSettings;
+  /** pg's `connectionTimeoutMillis`: the wait for a free connection or a new one; unset, a caller waits as long as it takes. */
+  connectionWaitMs?: number;
+}
+
+/**
+ * The api's sessions (docs/decisions.md, "Servers away"): a statement or a transaction left open cannot hold one
+ * of the pool's connections for ever, and a request waits a bounded time for a connection when Postgres is
+ * away or the pool is exhausted, so the api keeps answering (an error) and recovers on its own.
+ */
+export function apiPoolSettings(limits: {
+  API_STATEMENT_TIMEOUT_MS: number;
+  API_IDLE_IN_TRANSACTION_TIMEOUT_MS: number;
+  API_POOL_WAIT_MS: number;
+}): PoolSettings {
+  return {
+    session: {
+      statement_timeout: String(limits.API_STATEMENT_TIMEOUT_MS),
+      idle_in_transaction_session_timeout: String(limits.API_IDLE_IN_TRANSACTION_TIMEOUT_MS),
+    },
+    connectionWaitMs: limits.API_POOL_WAIT_MS,
+  };
+}
+
+export function dataSourceOptions(databaseUrl: string, session: SessionSettings = {}, connectionWaitMs?: number): DataSourceOptions {
   const options = Object.entries(session)
     .map(([name, value]) => `-c ${name}=${value}`)
     .join(' ');
@@ -22,7 +48,11 @@ export function dataSourceOptions(databaseUrl: string, session: SessionSettings 
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,
-    extra: { max: 20, ...(options === '' ? {} : { options }) },
+    extra: {
+      max: 20,
+      ...(options === '' ? {} : { options }),
+      ...(connectionWaitMs === undefined ? {} : { connectionTimeoutMillis: connectionWaitMs }),
+    },
   };
 }
 

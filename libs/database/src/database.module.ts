@@ -2,18 +2,18 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '#config';
-import { dataSourceOptions, type SessionSettings } from './data-source.js';
+import { apiPoolSettings, dataSourceOptions, type PoolSettings, type SessionSettings } from './data-source.js';
 import { SigningKeys, signingKeysFor } from './secrets/signing-keys.js';
 import { SigningSecretRepository } from './secrets/signing-secret.repository.js';
 import { KeysetCursorCodec } from './sql/keyset-cursor.js';
 
-/** The session settings an app's connections start with (DatabaseSessionModule); none: the server's. */
+/** An app's pool settings (DatabaseSessionModule): its sessions' settings and connection wait; none: the server's, and no limit. */
 export const DATABASE_SESSION = Symbol('DATABASE_SESSION');
 
 /**
  * The DataSource every repository's caller passes on, the signing keys (from JWT_SECRET, or from the secret kept
- * in Postgres) and the cursor codec every list route uses. Its connections start with the app's DATABASE_SESSION
- * settings, when the app gives some. (One TypeORM root registration for every app of a process: a second one,
+ * in Postgres) and the cursor codec every list route uses. Its pool takes the app's DATABASE_SESSION settings, when
+ * the app gives some. (One TypeORM root registration for every app of a process: a second one,
  * as `npm start` runs three apps, is warned about.)
  */
 @Global()
@@ -21,7 +21,7 @@ export const DATABASE_SESSION = Symbol('DATABASE_SESSION');
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [AppConfig, { token: DATABASE_SESSION, optional: true }],
-      useFactory: (config: AppConfig, session?: SessionSettings) => dataSourceOptions(config.DATABASE_URL, session),
+      useFactory: (config: AppConfig, pool?: PoolSettings) => dataSourceOptions(config.DATABASE_URL, pool?.session, pool?.connectionWaitMs),
     }),
   ],
   providers: [
@@ -33,11 +33,21 @@ export const DATABASE_SESSION = Symbol('DATABASE_SESSION');
 })
 export class DatabaseModule {}
 
-/** Gives an app's DatabaseModule connections `settings` (the ingestor's: WRITER_SESSION). */
+/** Gives an app's DatabaseModule pool its settings: the ingestor's sessions run WRITER_SESSION, the api's `forApi()`. */
 @Global()
 @Module({})
 export class DatabaseSessionModule {
   static of(settings: SessionSettings): DynamicModule {
-    return { module: DatabaseSessionModule, providers: [{ provide: DATABASE_SESSION, useValue: settings }], exports: [DATABASE_SESSION] };
+    const pool: PoolSettings = { session: settings };
+    return { module: DatabaseSessionModule, providers: [{ provide: DATABASE_SESSION, useValue: pool }], exports: [DATABASE_SESSION] };
+  }
+
+  /** The api's limits from its settings (statement and idle-transaction timeouts, connection wait: `apiPoolSettings`). */
+  static forApi(): DynamicModule {
+    return {
+      module: DatabaseSessionModule,
+      providers: [{ provide: DATABASE_SESSION, inject: [AppConfig], useFactory: apiPoolSettings }],
+      exports: [DATABASE_SESSION],
+    };
   }
 }

@@ -5,3 +5,4 @@ export * from './sql/index.js';
 export * from './writer-steps.js';
 export * from './read-versions/read-versions.repository.js';
 export * from './read-versions/read-tables.js';
+export * from './exports-database.module.js';

@@ -1,6 +1,7 @@
 export * from './cohorts/cohorts.js';
 export * from './read/index.js';
 export * from './favorites/index.js';
+export * from './exports/index.js';
 export * from './facts/index.js';
 export * from './closed-trades/closed-trade.types.js';
 export * from './closed-trades/closed-trade.builder.js';

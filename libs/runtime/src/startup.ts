@@ -32,14 +32,26 @@ interface Closable {
   close(): Promise<void>;
 }
 
-/** Closes the apps in order on SIGINT/SIGTERM (api first, so no request arrives at a closing ingestor), then exits. */
-export function closeOnSignals(apps: Closable[], logger: JsonLogger): void {
-  let closing = false;
+/**
+ * Closes the apps in the order given on SIGINT/SIGTERM (api first, so no request arrives at a closing ingestor),
+ * then exits 0. The stop is bounded: past `deadlineMs` (SHUTDOWN_TIMEOUT_MS), whatever still hangs (a webhook
+ * request, a Postgres or Redis that does not answer), it logs the app it was waiting for and exits 1. What was
+ * not finished is not lost: the work of each app recovers from Postgres at the next start (docs/decisions.md).
+ */
+export function closeOnSignals(apps: Record<string, Closable>, logger: JsonLogger, deadlineMs: number): void {
+  let closing: string | undefined;
   const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.write('info', 'shutting down', { signal });
-    for (const app of apps) await app.close().catch((e: Error) => logger.write('error', 'close failed', { error: e.message }));
+    if (closing !== undefined) return;
+    closing = '';
+    logger.write('info', 'shutting down', { signal, deadlineMs });
+    setTimeout(() => {
+      logger.write('error', 'shutdown deadline passed, exiting with what is still closing', { deadlineMs, waitingFor: closing });
+      process.exit(1);
+    }, deadlineMs);
+    for (const [name, app] of Object.entries(apps)) {
+      closing = name;
+      await app.close().catch((e: Error) => logger.write('error', 'close failed', { app: name, error: e.message }));
+    }
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

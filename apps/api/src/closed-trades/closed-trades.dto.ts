@@ -84,6 +84,15 @@ export class ClosedTradeDto {
   @ApiProperty({ description: 'Sum of the fees (maker rebates negative)' }) fee: number;
   @ApiProperty({ description: 'Perp fees are paid in USDC: equal to fee' }) feeUsd: number;
   @ApiProperty({ description: 'Funding received (+) or paid (-) while the trade was open' }) fundingUsd: number;
+  @ApiProperty({ description: 'The net result: realizedPnlUsd - feeUsd + fundingUsd, computed exactly before it is written as a number' })
+  netPnlUsd: number;
+  @ApiProperty({
+    enum: ['win', 'loss', 'even'],
+    description:
+      'win: net result above 0; loss: below 0; even: exactly 0. Decided on the exact decimals, and the very rule the summary counts: its winCount ' +
+      'is the number of the trades of its interval marked win',
+  })
+  outcome: 'win' | 'loss' | 'even';
 }
 
 export class ClosedTradesPageDto {
@@ -100,9 +109,13 @@ const NULL_RULE = 'null without trades';
 
 export class ClosedTradesSummaryRecordDto {
   @ApiProperty({ type: 'integer' }) tradeCount: number;
-  @ApiProperty({ type: 'integer', description: 'Trades whose net result (realizedPnlUsd - feeUsd + fundingUsd) is above 0' })
+  @ApiProperty({
+    type: 'integer',
+    description: "Trades whose net result (realizedPnlUsd - feeUsd + fundingUsd) is above 0: the listed trades' outcome win",
+  })
   winCount: number;
-  @ApiProperty({ type: 'integer', description: 'Net result below 0 (exactly 0 is neither)' }) lossCount: number;
+  @ApiProperty({ type: 'integer', description: "Net result below 0 (exactly 0 is neither): the listed trades' outcome loss" })
+  lossCount: number;
   @ApiProperty({ type: Number, nullable: true, description: `winCount / tradeCount; ${NULL_RULE}` }) winRate: number | null;
   @ApiProperty({ type: 'integer' }) longCount: number;
   @ApiProperty({ type: 'integer' }) shortCount: number;

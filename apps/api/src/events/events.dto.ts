@@ -18,9 +18,10 @@ import { NextCursor, PageLimit, PlainIntegerId } from '../http/query-fields.js';
 
 export class IdParamsDto {
   @ApiProperty({ example: 12, description: 'The id the create call returned' })
-  @PlainIntegerId()
-  @Min(1)
+  // Registered bottom-up: a non-integer is reported as such before the range is checked.
   @Max(2_147_483_647)
+  @Min(1)
+  @PlainIntegerId()
   id: number;
 }
 
@@ -33,6 +34,7 @@ export class DeliveryIdParamsDto {
 
 export class EndpointBodyDto {
   @ApiPropertyOptional({
+    type: String,
     example: 'https://example.com/tidewatch',
     description: 'The receiver: an absolute https:// URL of at most 2048 characters (required on create)',
   })
@@ -40,17 +42,19 @@ export class EndpointBodyDto {
   url?: unknown;
 
   @ApiPropertyOptional({
+    type: String,
+    nullable: true,
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     description: 'Signing secret, 8 to 256 printable characters; never shown again. On update, null removes it.',
   })
   @Allow()
   secretKey?: unknown;
 
-  @ApiPropertyOptional({ description: 'A note of at most 500 characters' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'A note of at most 500 characters; null removes it' })
   @Allow()
   description?: unknown;
 
-  @ApiPropertyOptional({ description: 'Update only: the pause switch (deliveries are held while paused)' })
+  @ApiPropertyOptional({ type: Boolean, description: 'Update only: the pause switch (deliveries are held while paused)' })
   @Allow()
   paused?: unknown;
 }
@@ -142,6 +146,13 @@ export class DeliveryDto {
   @ApiProperty({ format: 'date-time' }) occurredAt: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) deliveredAt: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'date-time',
+    description: 'When it stops being sent (price_crossing, large_market_order: an hour after the occurrence); null: never',
+  })
+  expiresAt: string | null;
   @ApiProperty({ nullable: true, type: String }) lastError: string | null;
   @ApiProperty({ type: Object, description: 'The `data` of the delivery' }) payload: unknown;
   @ApiProperty({ type: [AttemptDto] }) attempts: AttemptDto[];
@@ -164,8 +175,9 @@ export class DeliveryResponseDto {
 
 export class ReplayBodyDto {
   @ApiProperty({
+    type: String,
     format: 'date-time',
-    description: 'Failed and expired deliveries created at or after this time (within 30 days) are sent again',
+    description: 'Failed deliveries created at or after this time (within 30 days) and not past their expiry are sent again',
   })
   @Allow()
   since: unknown;
@@ -218,7 +230,7 @@ export class RuleBodyDto {
   @Allow()
   eventType?: unknown;
 
-  @ApiPropertyOptional({ description: 'The id of one of your webhook endpoints (required on create)' })
+  @ApiPropertyOptional({ type: 'integer', description: 'The id of one of your webhook endpoints (required on create)' })
   @Allow()
   webhookEndpointId?: unknown;
 
@@ -242,7 +254,7 @@ export class RuleBodyDto {
   @Allow()
   filters?: unknown;
 
-  @ApiPropertyOptional({ description: 'Update only: pause or resume the rule' })
+  @ApiPropertyOptional({ type: Boolean, description: 'Update only: pause or resume the rule' })
   @Allow()
   paused?: unknown;
 }

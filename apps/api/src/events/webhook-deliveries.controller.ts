@@ -1,5 +1,13 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { DeliveryLogService } from '#alerts';
 import { CurrentPrincipal, type Principal } from '#auth';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
@@ -35,10 +43,12 @@ export class WebhookDeliveriesController {
   @HttpCode(HttpStatus.ACCEPTED)
   @SuccessEnvelope()
   @ApiOperation({
-    summary: 'Sends a failed or expired delivery again',
-    description: 'Same deliveryId and body, a fresh retry schedule; past attempts stay in the log. Any other status is a 400.',
+    summary: 'Sends a failed delivery again',
+    description:
+      'Same deliveryId and body, a fresh retry schedule; past attempts stay in the log. An expired delivery (or a failed one past its expiry) is a 409; any other status a 400.',
   })
   @ApiAcceptedResponse({ type: DeliveryResponseDto })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'The delivery has expired' })
   retry(@Param() params: DeliveryIdParamsDto, @Query() _q: NoQueryDto, @CurrentPrincipal() p: Principal) {
     return this.log.retry(p.consumerId, params.deliveryId);
   }
@@ -46,7 +56,7 @@ export class WebhookDeliveriesController {
   @Post('endpoints/:id/replay')
   @HttpCode(HttpStatus.ACCEPTED)
   @SuccessEnvelope()
-  @ApiOperation({ summary: 'Sends again every failed or expired delivery of the endpoint since a time (at most 30 days back)' })
+  @ApiOperation({ summary: 'Sends again every failed delivery of the endpoint since a time (at most 30 days back) that has not expired' })
   @ApiAcceptedResponse({ type: ReplayResponseDto })
   replay(@Param() params: IdParamsDto, @Body() body: ReplayBodyDto, @Query() _q: NoQueryDto, @CurrentPrincipal() p: Principal) {
     return this.log.replay(p.consumerId, params.id, body.since);

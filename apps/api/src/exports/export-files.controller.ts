@@ -1,9 +1,10 @@
 import { Controller, Get, Param, Query, Res, StreamableFile } from '@nestjs/common';
-import { ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '#auth';
 import { ExportsService } from '#market';
 import { ExportFileQueryDto } from './exports.dto.js';
+import { ErrorResponseDto, ValidationErrorResponseDto } from '../http/error-responses.dto.js';
 
 /** The local export store's downloads: the signature is the credential, as with an object store's pre-signed URL. */
 @ApiTags('Exports')
@@ -15,7 +16,12 @@ export class ExportFilesController {
   @Get(':kind/:coin/:file')
   @ApiOperation({ summary: 'An export file behind a signed link (no token; 403 once expired or if any byte of the link is changed)' })
   @ApiOkResponse({ description: 'The file' })
-  @ApiForbiddenResponse({ description: 'Expired or altered link' })
+  @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Expired or altered link' })
+  @ApiBadRequestResponse({ type: ValidationErrorResponseDto, description: 'A query field other than expires and signature' })
+  @ApiNotFoundResponse({
+    type: ErrorResponseDto,
+    description: 'With EXPORT_STORE=s3: the links point at the store, the api serves no file',
+  })
   async download(
     @Param('kind') kind: string,
     @Param('coin') coin: string,

@@ -1,8 +1,9 @@
 import { Controller, Get, Param, Query, Redirect } from '@nestjs/common';
-import { ApiBearerAuth, ApiFoundResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiFoundResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ExportsService } from '#market';
-import { ApiStandardErrors } from '../http/error-responses.dto.js';
+import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
 import { NoQueryDto } from '../http/no-query.dto.js';
+import { CoinParamsDto } from '../http/path-params.js';
 
 const LINK =
   'A 302 to a signed download link that works for 120 seconds, without the bearer token. The file is built once per state update and reused until the next.';
@@ -24,7 +25,8 @@ export class ExportsController {
       'and the cohort (size or pnl) holding the most of that value (lowest id on a tie; null in a bin without positions). Coin is case-insensitive.',
   })
   @ApiFoundResponse({ description: 'Location: the signed link' })
-  async liquidationHeatmap(@Param('coin') coin: string, @Query() _query: NoQueryDto) {
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Unknown coin, or no state update processed yet' })
+  async liquidationHeatmap(@Param() { coin }: CoinParamsDto, @Query() _query: NoQueryDto) {
     return { url: (await this.exports.liquidationHeatmap(coin)).url, statusCode: 302 };
   }
 
@@ -37,6 +39,7 @@ export class ExportsController {
       'before the latest (the oldest one while the history is shorter), and every update newest first. The vault column is null: vault balances are not tracked.',
   })
   @ApiFoundResponse({ description: 'Location: the signed link' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No state update processed yet' })
   async walletsEquityChart(@Query() _query: NoQueryDto) {
     return { url: (await this.exports.walletsEquityChart()).url, statusCode: 302 };
   }
@@ -51,13 +54,13 @@ export class ExportsController {
       'beside the same figure 24 hours before the update (past*; the oldest update while the history is shorter). maxSize is null for the top range.',
   })
   @ApiFoundResponse({ description: 'Location: the signed link' })
-  async positionBreakdown(@Param('coin') coin: string, @Query() _query: NoQueryDto) {
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Unknown coin, or no state update processed yet' })
+  async positionBreakdown(@Param() { coin }: CoinParamsDto, @Query() _query: NoQueryDto) {
     return { url: (await this.exports.positionBreakdownBySize(coin)).url, statusCode: 302 };
   }
 
   @Get('positions/open/coin/:coin')
   @Redirect()
-  @ApiProduces('text/csv')
   @ApiOperation({
     summary: 'Every open position of a coin (CSV file)',
     description:
@@ -65,7 +68,8 @@ export class ExportsController {
       'crossLeverage or isolatedLeverage holds the leverage by margin mode (the other is empty); profile_balance is perp equity minus unrealised PnL.',
   })
   @ApiFoundResponse({ description: 'Location: the signed link' })
-  async openPositions(@Param('coin') coin: string, @Query() _query: NoQueryDto) {
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Unknown coin, or no state update processed yet' })
+  async openPositions(@Param() { coin }: CoinParamsDto, @Query() _query: NoQueryDto) {
     return { url: (await this.exports.openPositionsCsv(coin)).url, statusCode: 302 };
   }
 }

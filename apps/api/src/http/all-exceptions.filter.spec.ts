@@ -1,7 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import type { ArgumentsHost } from '@nestjs/common';
 import { InvalidCursorError } from '#database';
-import { InvalidInputError, NotFoundError } from '#errors';
+import { ConflictError, InvalidInputError, NotFoundError, PlanLimitError } from '#errors';
 import type { JsonLogger } from '#runtime';
 import { AllExceptionsFilter } from './all-exceptions.filter.js';
 import { ValidationFailedException } from './validation-failed.exception.js';
@@ -57,6 +57,29 @@ describe('AllExceptionsFilter', () => {
     expect(render(new NotFoundError('No builder 0xabc has routed a fill'))).toEqual({
       status: 404,
       body: { status: 'error', message: 'No builder 0xabc has routed a fill' },
+      logged: [],
+    });
+  });
+
+  it('answers a lib ConflictError with 409 and its message', () => {
+    expect(render(new ConflictError('delivery abc expired at 2026-11-24T11:00:00.000Z'))).toEqual({
+      status: 409,
+      body: { status: 'error', message: 'delivery abc expired at 2026-11-24T11:00:00.000Z' },
+      logged: [],
+    });
+  });
+
+  it('answers a lib PlanLimitError with 403 naming the limit, the plan and its cap', () => {
+    expect(render(new PlanLimitError('ruleAddresses', 'free', 1000, 'the Free plan allows 1000 addresses'))).toEqual({
+      status: 403,
+      body: {
+        status: 'error',
+        error: 'plan_limit_exceeded',
+        message: 'the Free plan allows 1000 addresses',
+        limit: 'ruleAddresses',
+        plan: 'free',
+        max: 1000,
+      },
       logged: [],
     });
   });

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QuotaExceededException } from '#auth';
-import { ForbiddenError, InvalidInputError, NotFoundError } from '#errors';
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, PlanLimitError } from '#errors';
 import { JsonLogger } from '#runtime';
 import { requestIdOf } from './request-observer.js';
 import { fieldErrorsBody, ValidationFailedException } from './validation-failed.exception.js';
@@ -37,6 +37,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return [HttpStatus.BAD_REQUEST, fieldErrorsBody([{ field: exception.field, message: exception.message }])];
     if (exception instanceof NotFoundError) return [HttpStatus.NOT_FOUND, { status: 'error', message: exception.message }];
     if (exception instanceof ForbiddenError) return [HttpStatus.FORBIDDEN, { status: 'error', message: exception.message }];
+    if (exception instanceof PlanLimitError) {
+      const { limit, plan, max, message } = exception;
+      return [HttpStatus.FORBIDDEN, { status: 'error', error: 'plan_limit_exceeded', message, limit, plan, max }];
+    }
+    if (exception instanceof ConflictError) return [HttpStatus.CONFLICT, { status: 'error', message: exception.message }];
     if (exception instanceof HttpException && exception.getStatus() < 500) {
       const status = exception.getStatus();
       if (status === HttpStatus.UNAUTHORIZED) return [status, { status: 'error', message: 'Unauthorized' }];

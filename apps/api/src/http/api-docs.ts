@@ -3,6 +3,7 @@ import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
+import { admitNullWhereNullable } from './openapi-nullable.js';
 
 const DOCS_PATH = 'docs';
 
@@ -14,14 +15,18 @@ const DOCS_PATH = 'docs';
  * lets only `/docs…` paths in, so an api request pays a single prefix check.
  */
 export function mountApiDocs(app: NestExpressApplication): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Tidewatch API')
-      .setDescription('Hyperliquid perpetuals analytics and server-side webhook alerts. Every route needs `Authorization: Bearer <token>`.')
-      .setVersion('1')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
-      .build(),
+  const document = admitNullWhereNullable(
+    SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('Tidewatch API')
+        .setDescription(
+          'Hyperliquid perpetuals analytics and server-side webhook alerts. Every route needs `Authorization: Bearer <token>`.',
+        )
+        .setVersion('1')
+        .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+        .build(),
+    ),
   );
   const router = express.Router();
   const adapter = new ExpressAdapter(router);

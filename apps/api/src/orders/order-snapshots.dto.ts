@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { ORDER_SNAPSHOTS_DEFAULT_LIMIT, ORDER_SNAPSHOTS_MAX_LIMIT, ORDER_TYPES, type OrderType } from '#market';
 import { NextCursor, PageLimit, PlainIntegerId, QueryTime } from '../http/query-fields.js';
 
@@ -61,6 +61,8 @@ export class SnapshotTimeParamsDto {
       'ISO 8601 (a time without a zone is UTC) on a 5-minute boundary, within the last 30 days (inclusive) and not in the future; ' +
       'each rule broken is a 400 naming snapshotTime. A valid time at which no snapshot was taken is a 404.',
   })
+  // Any text a time could be is far shorter; the service's parser checks the rest.
+  @MaxLength(40, { message: 'snapshotTime must be at most 40 characters' })
   @IsString()
   snapshotTime: string;
 }

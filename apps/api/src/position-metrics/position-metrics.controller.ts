@@ -5,7 +5,6 @@ import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto
 import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
 import {
   CoinCohortSeriesDto,
-  CoinParamsDto,
   CohortMetricsPageDto,
   CohortMetricsParamsDto,
   CohortMetricsQueryDto,
@@ -13,6 +12,7 @@ import {
   MarketMetricsQueryDto,
   PositionRecencyQueryDto,
 } from './position-metrics.dto.js';
+import { CoinParamsDto } from '../http/path-params.js';
 
 @ApiTags('Position metrics')
 @ApiBearerAuth()

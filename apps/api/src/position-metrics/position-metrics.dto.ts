@@ -1,19 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { COIN_SERIES_COLUMNS, POSITION_METRICS_MAX_LIMIT, POSITION_RECENCY_TIMEFRAMES, type PositionRecencyTimeframe } from '#market';
 import { SegmentDto } from '../segments/segments.dto.js';
 import { NextCursor, PageLimit, PlainIntegerId, QueryTime } from '../http/query-fields.js';
+import { CoinParamsDto } from '../http/path-params.js';
 
 const TIME_RULE = 'ISO 8601; a date-time without an offset is read as UTC; inclusive bound on the snapshot time';
 const TIMEFRAME_RULE =
   "Count only positions opened within this window before each snapshot's own time (`24h`: opened in the 24 hours before it, bound included); `all`: every open position";
-
-export class CoinParamsDto {
-  @ApiProperty({ description: 'Market symbol, case-insensitive (`btc` is `BTC`); an unknown coin is a 404', example: 'BTC' })
-  @IsString()
-  coin: string;
-}
 
 export class CohortMetricsParamsDto extends CoinParamsDto {
   @ApiProperty({ type: Number, minimum: 1, maximum: 16, description: 'Cohort id; another integer is a 404, a non-integer a 400' })

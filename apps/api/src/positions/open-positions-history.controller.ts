@@ -1,9 +1,10 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OpenPositionsHistoryService } from '#market';
 import { ApiStandardErrors, ErrorResponseDto } from '../http/error-responses.dto.js';
 import { OpenPositionsHistoryQueryDto, OpenPositionsHistoryResponseDto } from './positions.dto.js';
 import { CachedRead } from '../http/read-cache/read-cache.interceptor.js';
+import { CoinParamsDto } from '../http/path-params.js';
 
 @ApiTags('Positions')
 @ApiBearerAuth()
@@ -21,10 +22,9 @@ export class OpenPositionsHistoryController {
       '(a gap of several hours gives one row). Each row counts every open position of the coin at that update (all cohorts); an update where nobody ' +
       'held the coin is a row of zeros.',
   })
-  @ApiParam({ name: 'coin', description: 'Market, any case (`btc` is `BTC`)', example: 'BTC' })
   @ApiOkResponse({ type: OpenPositionsHistoryResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Unknown coin' })
-  list(@Param('coin') coin: string, @Query() query: OpenPositionsHistoryQueryDto) {
-    return this.history.history(coin, query);
+  list(@Param() params: CoinParamsDto, @Query() query: OpenPositionsHistoryQueryDto) {
+    return this.history.history(params.coin, query);
   }
 }

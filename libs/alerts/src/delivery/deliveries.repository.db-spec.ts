@@ -9,6 +9,7 @@ const repository = new DeliveriesRepository();
 let dataSource: DataSource;
 let consumer: number;
 let endpoint: number;
+let rule: number;
 
 beforeAll(async () => {
   const config = useTestEnvironment();
@@ -25,13 +26,17 @@ beforeEach(async () => {
     `INSERT INTO webhook_endpoints (consumer_id, url, secret_key) VALUES ($1, 'https://example.com/hook', 's3cret-s3cret') RETURNING id`,
     [consumer],
   );
+  [{ id: rule }] = await dataSource.query(
+    `INSERT INTO alert_rules (consumer_id, webhook_endpoint_id, event_type) VALUES ($1, $2, 'position_activity') RETURNING id`,
+    [consumer, endpoint],
+  );
 });
 
 async function pending(id: string, eventType = 'position_activity', expiresAt: string | null = null): Promise<void> {
   await dataSource.query(
     `INSERT INTO webhook_deliveries (delivery_id, consumer_id, webhook_endpoint_id, rule_id, event_type, occurred_at, payload, status, expires_at)
-     VALUES ($1, $2, $3, 7, $4, '2026-11-20T10:00:00.123Z', '{"a":"1.50"}', 'pending', $5)`,
-    [id, consumer, endpoint, eventType, expiresAt],
+     VALUES ($1, $2, $3, $6, $4, '2026-11-20T10:00:00.123Z', '{"a":"1.50"}', 'pending', $5)`,
+    [id, consumer, endpoint, eventType, expiresAt, rule],
   );
 }
 
@@ -70,7 +75,7 @@ describe('DeliveriesRepository', () => {
       deliveryId: 'd1',
       consumerId: consumer,
       webhookEndpointId: endpoint,
-      ruleId: 7,
+      ruleId: rule,
       eventType: 'position_activity',
       occurredAtMs: Date.parse('2026-11-20T10:00:00.123Z'),
       payload: '{"a":"1.50"}',
@@ -78,6 +83,7 @@ describe('DeliveriesRepository', () => {
       attemptCount: 0,
       nextAttemptNumber: 1,
       expired: false,
+      ruleActive: true,
       url: 'https://example.com/hook',
       secretKey: 's3cret-s3cret',
       paused: false,
@@ -86,6 +92,25 @@ describe('DeliveriesRepository', () => {
     await repository.recordAttempt(dataSource, attempt('d1', 1, 'retryable', 300_000));
     expect((await repository.loadForSend(dataSource, ['d1'])).get('d1')!.nextAttemptNumber).toBe(2);
     expect([...(await repository.loadForSend(dataSource, ['missing', 'd1'])).keys()]).toEqual(['d1']);
+    // A paused or deleted rule: its delivery is no longer in force.
+    await dataSource.query(`UPDATE alert_rules SET paused = true WHERE id = $1`, [rule]);
+    expect((await repository.loadForSend(dataSource, ['d1'])).get('d1')!.ruleActive).toBe(false);
+    await dataSource.query(`DELETE FROM alert_rules WHERE id = $1`, [rule]);
+    expect((await repository.loadForSend(dataSource, ['d1'])).get('d1')!.ruleActive).toBe(false);
+  });
+
+  it('cancels a pending delivery, and only a pending one', async () => {
+    await pending('d1');
+    await pending('d2');
+    await repository.recordAttempt(dataSource, attempt('d2', 1, 'delivered'));
+    expect(await repository.cancel(dataSource, 'd1')).toBe(true);
+    expect(await repository.cancel(dataSource, 'd2')).toBe(false);
+    expect(await row('d1')).toMatchObject({
+      status: 'cancelled',
+      attempt_count: 0,
+      last_error: 'cancelled: the rule was deleted or paused',
+    });
+    expect(await row('d2')).toMatchObject({ status: 'delivered', attempt_count: 1 });
   });
 
   it('a success delivers the row, records the attempt and clears the failure streak', async () => {

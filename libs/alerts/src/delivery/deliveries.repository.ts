@@ -19,6 +19,8 @@ export interface DeliveryToSend {
   /** The number the next attempt row gets: attempts are numbered across schedules. */
   nextAttemptNumber: number;
   expired: boolean;
+  /** False when the rule was deleted or paused since the row was written: the delivery is cancelled, not sent. */
+  ruleActive: boolean;
   url: string;
   secretKey: string | null;
   paused: boolean;
@@ -78,6 +80,7 @@ export class DeliveriesRepository {
       `SELECT d.delivery_id, d.consumer_id, d.webhook_endpoint_id, d.rule_id, d.event_type, ${epochMs('d.occurred_at')} AS occurred_ms,
               d.payload, d.status, d.attempt_count, coalesce(d.expires_at <= now(), false) AS expired,
               (SELECT coalesce(max(a.attempt), 0) + 1 FROM webhook_delivery_attempts a WHERE a.delivery_id = d.delivery_id) AS next_attempt,
+              coalesce((SELECT NOT r.paused FROM alert_rules r WHERE r.id = d.rule_id), false) AS rule_active,
               e.url, e.secret_key, e.paused, e.suspended_at IS NOT NULL AS suspended
        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.webhook_endpoint_id
        WHERE d.delivery_id = ANY($1::text[])`,
@@ -98,6 +101,7 @@ export class DeliveriesRepository {
           attemptCount: r.attempt_count as number,
           nextAttemptNumber: r.next_attempt as number,
           expired: r.expired as boolean,
+          ruleActive: r.rule_active as boolean,
           url: r.url as string,
           secretKey: r.secret_key as string | null,
           paused: r.paused as boolean,
@@ -116,6 +120,19 @@ export class DeliveriesRepository {
        )
        SELECT 1 FROM held`,
       [deliveryId, reason, until?.toISOString() ?? null],
+    );
+    return rows.length === 1;
+  }
+
+  /** A pending delivery whose rule was deleted or paused: cancelled, never sent or charged. */
+  async cancel(q: SqlRunner, deliveryId: string): Promise<boolean> {
+    const rows = await q.query(
+      `WITH cancelled AS (
+         UPDATE webhook_deliveries SET status = 'cancelled', last_error = 'cancelled: the rule was deleted or paused', updated_at = now()
+         WHERE delivery_id = $1 AND status = 'pending' RETURNING 1
+       )
+       SELECT 1 FROM cancelled`,
+      [deliveryId],
     );
     return rows.length === 1;
   }

@@ -18,7 +18,7 @@ import { DeliveryProcessor } from './delivery.processor.js';
 @Module({ imports: [RuntimeModule.forApp('dispatcher'), DatabaseModule, AlertsDeliveryModule] })
 class ProcessorTestModule {}
 
-describe('DeliveryProcessor: SSRF refusals are recorded attempts', () => {
+describe('DeliveryProcessor: SSRF refusals are recorded attempts; a withdrawn rule sends nothing', () => {
   const config = useTestEnvironment({ WEBHOOK_ALLOW_LOOPBACK: 'false' });
   let app: INestApplicationContext;
   let dataSource: DataSource;
@@ -67,10 +67,14 @@ describe('DeliveryProcessor: SSRF refusals are recorded attempts', () => {
         `INSERT INTO webhook_endpoints (consumer_id, url, secret_key) VALUES ($1, $2, 's3cret-s3cret') RETURNING id`,
         [consumer, url],
       );
+      const [{ id: rule }] = await dataSource.query(
+        `INSERT INTO alert_rules (consumer_id, webhook_endpoint_id, event_type) VALUES ($1, $2, 'ledger_update') RETURNING id`,
+        [consumer, endpoint],
+      );
       await dataSource.query(
         `INSERT INTO webhook_deliveries (delivery_id, consumer_id, webhook_endpoint_id, rule_id, event_type, occurred_at, payload, status)
-         VALUES ($1, $2, $3, 7, 'ledger_update', now(), '{"amount":"1.5"}', 'pending')`,
-        [deliveryId, consumer, endpoint],
+         VALUES ($1, $2, $3, $4, 'ledger_update', now(), '{"amount":"1.5"}', 'pending')`,
+        [deliveryId, consumer, endpoint, rule],
       );
       expect(await processor.process({ deliveryId, webhookEndpointId: endpoint })).toBe('done');
     }
@@ -83,5 +87,56 @@ describe('DeliveryProcessor: SSRF refusals are recorded attempts', () => {
     expect(connections).toBe(0);
     // A refused attempt delivered nothing, so it spent no usage token.
     expect(await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE usage_charged`)).toEqual([{ n: 0 }]);
+  });
+
+  it('cancels, without sending or charging, a delivery whose rule was deleted or paused after the row was written', async () => {
+    // A batch matched with the rule index of just before the change writes such rows after the rule's own cancel ran.
+    const processor = app.get(DeliveryProcessor);
+    const [{ id: endpoint }] = await dataSource.query(
+      `INSERT INTO webhook_endpoints (consumer_id, url) VALUES ($1, 'https://93.184.216.34/hook') RETURNING id`,
+      [consumer],
+    );
+    const rules: number[] = [];
+    for (let i = 0; i < 2; i++)
+      rules.push(
+        (
+          await dataSource.query(
+            `INSERT INTO alert_rules (consumer_id, webhook_endpoint_id, event_type) VALUES ($1, $2, 'ledger_update') RETURNING id`,
+            [consumer, endpoint],
+          )
+        )[0].id,
+      );
+    await dataSource.query(`UPDATE alert_rules SET paused = true WHERE id = $1`, [rules[0]]);
+    await dataSource.query(`DELETE FROM alert_rules WHERE id = $1`, [rules[1]]);
+    for (const [i, rule] of rules.entries())
+      await dataSource.query(
+        `INSERT INTO webhook_deliveries (delivery_id, consumer_id, webhook_endpoint_id, rule_id, event_type, occurred_at, payload, status, attempt_count)
+         VALUES ($1, $2, $3, $4, 'ledger_update', now(), '{"amount":"2"}', 'pending', $5)`,
+        [`cancel-${i}`, consumer, endpoint, rule, i],
+      );
+    for (const i of [0, 1]) expect(await processor.process({ deliveryId: `cancel-${i}`, webhookEndpointId: endpoint })).toBe('done');
+    expect(
+      await dataSource.query(
+        `SELECT delivery_id, status, attempt_count, last_error, usage_charged FROM webhook_deliveries WHERE delivery_id LIKE 'cancel-%' ORDER BY delivery_id`,
+      ),
+    ).toEqual([
+      {
+        delivery_id: 'cancel-0',
+        status: 'cancelled',
+        attempt_count: 0,
+        last_error: 'cancelled: the rule was deleted or paused',
+        usage_charged: false,
+      },
+      {
+        delivery_id: 'cancel-1',
+        status: 'cancelled',
+        attempt_count: 1,
+        last_error: 'cancelled: the rule was deleted or paused',
+        usage_charged: false,
+      },
+    ]);
+    expect(await dataSource.query(`SELECT count(*)::int AS n FROM webhook_delivery_attempts WHERE delivery_id LIKE 'cancel-%'`)).toEqual([
+      { n: 0 },
+    ]);
   });
 });

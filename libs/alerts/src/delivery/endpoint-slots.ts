@@ -23,18 +23,22 @@ interface LocalGate {
   waiters: Array<() => void>;
 }
 
+/** What a slot limits: one endpoint's requests, or one consumer's over all its endpoints. */
+export type SlotScope = 'endpoint' | 'consumer';
+
 /**
- * At most `cap` requests in flight per endpoint across every dispatcher process (a Redis semaphore):
- * a slow or failing receiver holds its own slots only, so the others' deliveries keep flowing. A slot
- * lives a little longer than the longest request, in case its holder dies without releasing it.
+ * At most `cap` requests in flight per endpoint (and per consumer) across every dispatcher process (a
+ * Redis semaphore): a slow or failing receiver holds its own slots only, so the others' deliveries keep
+ * flowing. A slot lives a little longer than the longest request, in case its holder dies without
+ * releasing it.
  *
- * In front of Redis, each process keeps its own count: a job for an endpoint this process already
- * has `cap` requests in flight to waits here for one of them to finish (at most `cap` such waiters),
- * instead of going back to the queue and round again; past that, it is put back (`null`).
+ * In front of Redis, each process keeps its own count: a job for an endpoint this process already has
+ * `cap` requests in flight to may wait here for one of them to finish (at most `localWaiters` such
+ * waiters), instead of going back to the queue and round again; past that, it is put back (`null`).
  */
 @Injectable()
 export class EndpointSlots {
-  private readonly local = new Map<number, LocalGate>();
+  private readonly local = new Map<string, LocalGate>();
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -43,12 +47,13 @@ export class EndpointSlots {
     redis.defineCommand('twAcquireSlot', { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
   }
 
-  /** A holder id when a slot was free, null when the endpoint is at its cap. */
-  async acquire(endpointId: number, cap: number, leaseMs: number): Promise<string | null> {
-    let gate = this.local.get(endpointId);
-    if (!gate) this.local.set(endpointId, (gate = { inFlight: 0, waiters: [] }));
+  /** A holder id when a slot was free, null when the endpoint (or consumer) is at its cap. */
+  async acquire(id: number, cap: number, leaseMs: number, scope: SlotScope = 'endpoint', localWaiters = cap): Promise<string | null> {
+    const gateKey = `${scope}:${id}`;
+    let gate = this.local.get(gateKey);
+    if (!gate) this.local.set(gateKey, (gate = { inFlight: 0, waiters: [] }));
     if (gate.inFlight >= cap) {
-      if (gate.waiters.length >= cap) return null;
+      if (gate.waiters.length >= localWaiters) return null;
       await new Promise<void>((resolve) => gate.waiters.push(resolve));
     }
     gate.inFlight++;
@@ -56,7 +61,7 @@ export class EndpointSlots {
     const now = Date.now();
     try {
       const got = await (this.redis as unknown as Scripted).twAcquireSlot(
-        this.keys.key('endpoint-slots', endpointId),
+        this.keys.key(`${scope}-slots`, id),
         now,
         cap,
         holder,
@@ -64,26 +69,27 @@ export class EndpointSlots {
       );
       if (got === 1) return holder;
     } catch (error) {
-      this.leave(endpointId, gate);
+      this.leave(gateKey, gate);
       throw error;
     }
-    this.leave(endpointId, gate);
+    this.leave(gateKey, gate);
     return null;
   }
 
-  async release(endpointId: number, holder: string): Promise<void> {
+  async release(id: number, holder: string, scope: SlotScope = 'endpoint'): Promise<void> {
+    const gateKey = `${scope}:${id}`;
     try {
-      await this.redis.zrem(this.keys.key('endpoint-slots', endpointId), holder);
+      await this.redis.zrem(this.keys.key(`${scope}-slots`, id), holder);
     } finally {
-      const gate = this.local.get(endpointId);
-      if (gate) this.leave(endpointId, gate);
+      const gate = this.local.get(gateKey);
+      if (gate) this.leave(gateKey, gate);
     }
   }
 
-  private leave(endpointId: number, gate: LocalGate): void {
+  private leave(gateKey: string, gate: LocalGate): void {
     gate.inFlight--;
     const next = gate.waiters.shift();
     if (next) next();
-    else if (gate.inFlight === 0) this.local.delete(endpointId);
+    else if (gate.inFlight === 0) this.local.delete(gateKey);
   }
 }

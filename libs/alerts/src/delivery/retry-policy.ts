@@ -16,8 +16,9 @@ export const SUSPEND_AFTER_CONSECUTIVE_FAILURES = 100;
 export const SUSPEND_AFTER_FAILING_FOR_MS = 5 * 24 * 3_600_000;
 
 /**
- * How long after the occurrence was created a delivery of each type is still worth sending (null: it
- * never expires): a price crossing or a large order an hour late is noise.
+ * How long after the occurrence (its exchange time, not when the row was written: a backlog or a slow
+ * catch-up must not stretch it) a delivery of each type is still worth sending (null: it never expires):
+ * a price crossing or a large order an hour late is noise.
  */
 export const EXPIRY_MS_BY_TYPE: Readonly<Record<EventType, number | null>> = Object.freeze({
   position_activity: null,

@@ -79,6 +79,26 @@ describe('position_activity', () => {
     });
   });
 
+  it('counts as liquidations only the fills where the tracked wallet itself was liquidated, not those where it was the liquidator', () => {
+    const r = rule('position_activity', [A(1), A(2)]);
+    const out = match(
+      [r],
+      [
+        fills(110, [
+          // A(1) liquidated (backstop on the other side is A(2)), then A(1) takes over A(3)'s position as liquidator.
+          [A(1), { coin: 'ETH', px: '3000', sz: '1', tid: 20, liquidatedUser: A(1) }],
+          [A(1), { coin: 'ETH', px: '3000', sz: '2', tid: 21, liquidatedUser: A(3) }],
+          [A(1), { coin: 'ETH', px: '3001', sz: '1', tid: 22 }],
+          [A(2), { coin: 'ETH', px: '3000', sz: '1', tid: 20, liquidatedUser: A(1) }],
+        ]),
+      ],
+    );
+    expect(out.map((d) => [d.data.address, d.data.fillCount, d.data.liquidationCount])).toEqual([
+      [A(1), 3, 1],
+      [A(2), 1, 0],
+    ]);
+  });
+
   it('splits a group at 100 fills: 100 -> one delivery, 101 -> 100 + 1', () => {
     const r = rule('position_activity', [A(1)]);
     const many = (n: number, base: number) =>
@@ -287,7 +307,7 @@ describe('large_market_order', () => {
     ]);
 
   it('aggregates taker fills per wallet, market and order; notional = sum of size x price, average = notional / size', () => {
-    const r = rule('large_market_order', [], { thresholdUsd: '50000', direction: 'both' });
+    const r = rule('large_market_order', [], { thresholdUsd: '49999.9999995', direction: 'both' });
     const out = match([r], [block()]);
     expect(out).toEqual([
       {
@@ -320,19 +340,19 @@ describe('large_market_order', () => {
     ]);
   });
 
-  it('fires at the threshold, not just below it, and filters direction and markets', () => {
-    // The ETH order is 49999.999999 USD: just below 50000.
+  it('fires only above the threshold: an order of exactly the threshold does not; filters direction and markets', () => {
+    // The ETH order is 49999.999999 USD, the BTC order 50000.
     expect(
-      match([rule('large_market_order', [], { thresholdUsd: '49999.999999' })], [block()]).flatMap((d) =>
+      match([rule('large_market_order', [], { thresholdUsd: '49999.9999989999' })], [block()]).flatMap((d) =>
         (d.data.orders as Array<{ orderId: number }>).map((o) => o.orderId),
       ),
     ).toEqual([555, 557]);
     expect(
-      match([rule('large_market_order', [], { thresholdUsd: '49999.9999990001' })], [block()]).flatMap((d) =>
+      match([rule('large_market_order', [], { thresholdUsd: '49999.999999' })], [block()]).flatMap((d) =>
         (d.data.orders as Array<{ orderId: number }>).map((o) => o.orderId),
       ),
     ).toEqual([555]);
-    expect(match([rule('large_market_order', [], { thresholdUsd: '50000.00000001' })], [block()])).toEqual([]);
+    expect(match([rule('large_market_order', [], { thresholdUsd: '50000' })], [block()])).toEqual([]);
     expect(
       match([rule('large_market_order', [], { thresholdUsd: '40000', direction: 'sell' })], [block()]).flatMap((d) =>
         (d.data.orders as Array<{ orderId: number; positionEffect: string }>).map((o) => [o.orderId, o.positionEffect]),

@@ -83,7 +83,8 @@ function activityChunks(
         address,
         coin,
         fillCount: chunk.length,
-        liquidationCount: chunk.filter((f) => f.liquidation !== null).length,
+        // Only the fills where this wallet was the one liquidated: as the liquidator it merely traded.
+        liquidationCount: chunk.filter((f) => f.liquidation !== null && f.liquidation.liquidatedUser.toLowerCase() === address).length,
         firstFillAt: chunk[0]!.time,
         lastFillAt: last,
         fills: chunk.map((f) => activityFill(address, f, block)),
@@ -261,7 +262,7 @@ function positionEffect(dir: string): string {
   return 'unknown';
 }
 
-/** `large_market_order`: taker orders (not liquidations) whose fills in a block add up to the threshold. */
+/** `large_market_order`: taker orders (not liquidations) whose fills in a block add up to more than the threshold. */
 export function matchLargeMarketOrders(index: RuleIndex, block: FillsBlockOccurrence, out: MatchedDelivery[]): void {
   const rules = index.global('large_market_order');
   if (rules.length === 0) return;
@@ -284,7 +285,7 @@ export function matchLargeMarketOrders(index: RuleIndex, block: FillsBlockOccurr
   const summaries = [...orders.values()]
     .filter(({ fills }) => fills.reduce((sum, f) => sum + Number(f.sz) * Number(f.px), 0) >= clearlyBelow)
     .map(({ address, market, oid, fills }) => ({ address, market, oid, fills: fills.sort(byTimeThenTid), ...totals(fills) }))
-    .filter((o) => o.notional.gte(lowest))
+    .filter((o) => o.notional.gt(lowest))
     .sort((a, b) => byAddressThenMarket(a, b) || a.oid - b.oid)
     .map(({ address, market, oid, fills, size, notional }) => {
       const direction = fills[0]!.side === 'B' ? 'buy' : 'sell';
@@ -318,7 +319,7 @@ export function matchLargeMarketOrders(index: RuleIndex, block: FillsBlockOccurr
         o.eventTime >= rule.createdAtMs &&
         inList(f.markets, o.market) &&
         (!f.direction || f.direction === 'both' || f.direction === o.direction) &&
-        o.notional.gte(index.thresholdUsd(rule)!),
+        o.notional.gt(index.thresholdUsd(rule)!),
     );
     if (passing.length === 0) continue;
     out.push(

@@ -10,6 +10,7 @@ import { deliveryJobId } from '../queue/delivery-queue.constants.js';
 import { DeliveryQueue } from '../queue/delivery.queue.js';
 import { AlertsOutboxStep } from './alerts-outbox.step.js';
 import { DeliveryOutboxRepository } from './delivery-outbox.repository.js';
+import { PriceMarketsRepository } from './price-markets.repository.js';
 import { RuleIndexCache } from './rule-index.cache.js';
 import { StateUpdatedOutboxStep } from './state-updated-outbox.step.js';
 
@@ -37,7 +38,7 @@ describe('alert outbox steps', () => {
     state = context.get(MarketStateWriter);
     queue = new DeliveryQueue(config);
     const cache = new RuleIndexCache(rules);
-    new AlertsOutboxStep(facts, cache, new DeliveryOutboxRepository(), queue).onModuleInit();
+    new AlertsOutboxStep(facts, cache, new DeliveryOutboxRepository(), queue, new PriceMarketsRepository()).onModuleInit();
     new StateUpdatedOutboxStep(state, cache, new DeliveryOutboxRepository(), queue).onModuleInit();
     const [{ id: consumer }] = await dataSource.query(`INSERT INTO consumers (name, plan) VALUES ('alice', 'tier1') RETURNING id`);
     [{ id: endpoint }] = await dataSource.query(

@@ -10,6 +10,7 @@ import { deliveryJobId } from '../queue/delivery-queue.constants.js';
 import { DeliveryQueue } from '../queue/delivery.queue.js';
 import { AlertsOutboxStep } from './alerts-outbox.step.js';
 import { DeliveryOutboxRepository } from './delivery-outbox.repository.js';
+import { PriceMarketsRepository } from './price-markets.repository.js';
 import { RuleIndexCache } from './rule-index.cache.js';
 
 // The public-API feed's price ticks on a real database and queue, through the facts writer with the
@@ -35,7 +36,13 @@ describe("the alert outbox on the public-API feed's mid ticks", () => {
     context = await openMarketWriteContext(dataSource);
     const facts = context.get(ExchangeFactsWriter);
     queue = new DeliveryQueue(config);
-    new AlertsOutboxStep(facts, new RuleIndexCache(rules), new DeliveryOutboxRepository(), queue).onModuleInit();
+    new AlertsOutboxStep(
+      facts,
+      new RuleIndexCache(rules),
+      new DeliveryOutboxRepository(),
+      queue,
+      new PriceMarketsRepository(),
+    ).onModuleInit();
     midPrices = new MidPricesRecorder(facts);
     const [{ id: consumer }] = await dataSource.query(`INSERT INTO consumers (name, plan) VALUES ('alice', 'tier1') RETURNING id`);
     const [{ id: endpoint }] = await dataSource.query(
@@ -93,6 +100,16 @@ describe("the alert outbox on the public-API feed's mid ticks", () => {
       },
     ]);
     expect((await queue.queue.getJob(deliveryJobId(id, 0)))?.data).toEqual({ deliveryId: id, webhookEndpointId: expect.any(Number) });
+    // The markets whose mid ticked are known as priced markets (a price rule's market is checked against them).
+    expect(await dataSource.query(`SELECT coin FROM alert_price_markets ORDER BY coin`)).toEqual([{ coin: 'BTC' }, { coin: 'ETH' }]);
+    // It expires an hour after the crossing's own time, not an hour after the row was written.
+    expect(
+      await dataSource.query(
+        `SELECT (extract(epoch FROM occurred_at) * 1000)::bigint::text AS occurred_ms, (extract(epoch FROM expires_at) * 1000)::bigint::text AS expires_ms
+         FROM webhook_deliveries WHERE delivery_id = $1`,
+        [id],
+      ),
+    ).toEqual([{ occurred_ms: String(t0 + 3_000), expires_ms: String(t0 + 3_000 + 3_600_000) }]);
   });
 
   it('leaves the baseline at the last stored answer when a write fails', async () => {

@@ -4,6 +4,7 @@ import { ExchangeFactsWriter, HYPERLIQUID_SOURCE, type FactsBatch } from '#marke
 import { matchBatch, matchInputFromBlocks } from '../matching/index.js';
 import { DeliveryQueue } from '../queue/delivery.queue.js';
 import { DeliveryOutboxRepository } from './delivery-outbox.repository.js';
+import { PriceMarketsRepository } from './price-markets.repository.js';
 import { RuleIndexCache } from './rule-index.cache.js';
 import { WrittenDeliveries } from './written-deliveries.js';
 
@@ -16,12 +17,15 @@ import { WrittenDeliveries } from './written-deliveries.js';
 export class AlertsOutboxStep implements TransactionStep<FactsBatch>, AfterCommitHook<FactsBatch>, OnModuleInit {
   readonly name = 'alerts-outbox';
   private readonly written: WrittenDeliveries<FactsBatch>;
+  /** Markets a batch stored in alert_price_markets, known to this process once it commits. */
+  private readonly freshMarkets = new WeakMap<FactsBatch, string[]>();
 
   constructor(
     private readonly facts: ExchangeFactsWriter,
     private readonly rules: RuleIndexCache,
     private readonly outbox: DeliveryOutboxRepository,
     queue: DeliveryQueue,
+    private readonly priceMarkets: PriceMarketsRepository,
   ) {
     this.written = new WrittenDeliveries(queue, new Logger(AlertsOutboxStep.name));
   }
@@ -32,6 +36,13 @@ export class AlertsOutboxStep implements TransactionStep<FactsBatch>, AfterCommi
   }
 
   async run(q: SqlRunner, batch: FactsBatch): Promise<void> {
+    if (batch.source === HYPERLIQUID_SOURCE && batch.midTicks.length > 0) {
+      const fresh = await this.priceMarkets.remember(
+        q,
+        batch.midTicks.map((t) => t.coin),
+      );
+      if (fresh.length > 0) this.freshMarkets.set(batch, fresh);
+    }
     const index = await this.rules.current(q);
     if (index.size === 0 || (batch.blocks.length === 0 && batch.midTicks.length === 0)) return;
     const input = matchInputFromBlocks(batch.blocks, batch.previousPrices);
@@ -46,6 +57,8 @@ export class AlertsOutboxStep implements TransactionStep<FactsBatch>, AfterCommi
   }
 
   afterCommit(batch: FactsBatch): Promise<void> {
+    const fresh = this.freshMarkets.get(batch);
+    if (fresh) this.priceMarkets.committed(fresh);
     return this.written.enqueue(batch);
   }
 }

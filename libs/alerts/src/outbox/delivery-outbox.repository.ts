@@ -23,7 +23,7 @@ export class DeliveryOutboxRepository {
     const rows: Array<{ delivery_id: string; webhook_endpoint_id: number }> = await q.query(
       `INSERT INTO webhook_deliveries (delivery_id, consumer_id, webhook_endpoint_id, rule_id, event_type, occurred_at, payload, status, expires_at)
        SELECT d.id, d.consumer_id, d.endpoint_id, d.rule_id, d.event_type, timestamptz 'epoch' + d.occurred_ms * interval '1 millisecond', d.payload, 'pending',
-              now() + d.expires_in_ms * interval '1 millisecond'
+              timestamptz 'epoch' + (d.occurred_ms + d.expires_in_ms) * interval '1 millisecond'
        FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::bigint[], $7::text[], $8::bigint[])
             AS d (id, consumer_id, endpoint_id, rule_id, event_type, occurred_ms, payload, expires_in_ms)
        ON CONFLICT (delivery_id) DO NOTHING
@@ -36,7 +36,7 @@ export class DeliveryOutboxRepository {
         deliveries.map((d) => d.eventType),
         deliveries.map((d) => d.occurredAtMs),
         deliveries.map((d) => payload(d.data)),
-        // News that goes stale (a price crossing, a large order) expires this long after it was written.
+        // News that goes stale (a price crossing, a large order) expires this long after it happened.
         deliveries.map((d) => EXPIRY_MS_BY_TYPE[d.eventType]),
       ],
     );

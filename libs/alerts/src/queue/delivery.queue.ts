@@ -12,10 +12,16 @@ export interface DeliveryWakeUp {
   delayMs?: number;
 }
 
+/** The longest one producer command may take before `enqueue` rejects (a Redis that accepts connections but does not answer). */
+const PRODUCER_COMMAND_TIMEOUT_MS = 5_000;
+
 /**
  * Producer side of the delivery queue (ingestor after-commit hook, reconciler, management retry and
- * resume). Adding is idempotent by job id; a Redis that is down makes `enqueue` reject, and the
- * reconciler re-enqueues from Postgres later, so callers after a commit may log and go on.
+ * resume). Adding is idempotent by job id. The producer never waits for Redis: while it is away `enqueue`
+ * rejects at once (no offline queue), and a command Redis does not answer rejects after
+ * PRODUCER_COMMAND_TIMEOUT_MS, so an after-commit hook, a request or a shutdown is never held by it. The
+ * rows stay pending in Postgres and the reconciler enqueues them once Redis is back, so callers may log and
+ * go on.
  */
 @Injectable()
 export class DeliveryQueue implements OnApplicationShutdown {
@@ -23,16 +29,21 @@ export class DeliveryQueue implements OnApplicationShutdown {
   private readonly connection: Redis;
 
   constructor(config: AppConfig) {
-    // BullMQ needs its own connection that never gives up on a command (maxRetriesPerRequest: null).
     this.connection = new Redis(config.REDIS_URL, {
-      maxRetriesPerRequest: null,
+      enableOfflineQueue: false,
+      commandTimeout: PRODUCER_COMMAND_TIMEOUT_MS,
+      maxRetriesPerRequest: 0,
       connectionName: `tidewatch-delivery-queue-${process.pid}`,
     });
+    // Redis away is the callers' to log, once per enqueue that failed: unheard, ioredis would print every
+    // reconnection that failed, and an 'error' event without a listener would throw.
+    this.connection.on('error', () => undefined);
     this.queue = new Queue<DeliveryJobData>(DELIVERY_QUEUE, {
       connection: this.connection,
       prefix: config.REDIS_PREFIX,
       defaultJobOptions: DELIVERY_JOB_OPTIONS,
     });
+    this.queue.on('error', () => undefined);
   }
 
   async enqueue(items: DeliveryWakeUp[]): Promise<void> {
@@ -58,6 +69,9 @@ export class DeliveryQueue implements OnApplicationShutdown {
    */
   async enqueueLost(items: DeliveryWakeUp[]): Promise<number> {
     if (items.length === 0) return 0;
+    // The first connection (made at start, when Redis answered the start-up check): without an offline queue a
+    // pipeline sent before it would be refused.
+    await this.queue.waitUntilReady();
     const pipeline = this.connection.pipeline();
     for (const item of items) pipeline.exists(this.queue.toKey(deliveryJobId(item.deliveryId, item.attemptsMade)));
     const found = (await pipeline.exec()) ?? [];

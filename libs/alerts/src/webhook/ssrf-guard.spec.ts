@@ -28,6 +28,14 @@ describe('refusedAddressReason', () => {
     ['fc00::1', 'unique local IPv6 address fc00::1'],
     ['192.0.2.10', 'documentation address 192.0.2.10'],
     ['2001:db8::1', 'documentation address 2001:db8::1'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'IPv6 tunnel address 2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+    ['2001::1', 'IPv6 tunnel address 2001::1'],
+    ['64:ff9b:1::a00:1', 'IPv6 tunnel address 64:ff9b:1::a00:1'],
+    ['64:ff9b:1:ffff::1', 'IPv6 tunnel address 64:ff9b:1:ffff::1'],
+    ['fec0::1', 'site-local IPv6 address fec0::1'],
+    ['feff::1', 'site-local IPv6 address feff::1'],
+    ['192.88.99.1', 'reserved address 192.88.99.1'],
+    ['::ffff:192.88.99.254', 'reserved address 192.88.99.254'],
   ])('refuses %s: %s', (address, reason) => {
     expect(refusedAddressReason(address, false)).toBe(reason);
   });
@@ -56,6 +64,12 @@ describe('refusedAddressReason', () => {
     '::ffff:8.8.8.8',
     '64:ff9b::808:808',
     '2002:808:808::1',
+    // Just outside the refused ranges: 2001:1::/32 is not Teredo, 64:ff9b:2:: not the local-use NAT64 block.
+    '2001:1::1',
+    '2001:4860:4860::8888',
+    '64:ff9b:2::1',
+    '192.88.100.1',
+    'fe00::1',
   ])('allows the public address %s', (address) => {
     expect(refusedAddressReason(address, false)).toBeNull();
   });
@@ -104,10 +118,17 @@ describe('refusedUrlReason', () => {
     expect(refusedUrlReason(new URL('https://[2606:4700::1111]/x'), false)).toBeNull();
   });
 
-  it('with the test-only setting allows http and loopback, still nothing private', () => {
+  it('with the test-only setting allows loopback, and http only to loopback, still nothing private', () => {
     expect(refusedUrlReason(new URL('http://127.0.0.1:8080/'), true)).toBeNull();
     expect(refusedUrlReason(new URL('http://[::1]:8080/'), true)).toBeNull();
-    expect(refusedUrlReason(new URL('http://10.0.0.1/'), true)).toBe('refused: private address 10.0.0.1');
+    expect(refusedUrlReason(new URL('https://127.0.0.1:8443/'), true)).toBeNull();
+    expect(refusedUrlReason(new URL('http://10.0.0.1/'), true)).toBe('refused: http is allowed only to a loopback receiver, not 10.0.0.1');
+    expect(refusedUrlReason(new URL('http://93.184.216.34/'), true)).toBe(
+      'refused: http is allowed only to a loopback receiver, not 93.184.216.34',
+    );
+    expect(refusedUrlReason(new URL('https://10.0.0.1/'), true)).toBe('refused: private address 10.0.0.1');
     expect(refusedUrlReason(new URL('ftp://127.0.0.1/'), true)).toBe('refused: ftp is not allowed, only https');
+    // A name is judged where the connection is made: there, every address must be loopback (webhook-sender.spec).
+    expect(refusedUrlReason(new URL('http://receiver.example/'), true)).toBeNull();
   });
 });

@@ -20,7 +20,19 @@ range('carrier-grade NAT address', ['100.64.0.0', 10, 'ipv4']);
 range('multicast address', ['224.0.0.0', 4, 'ipv4'], ['ff00::', 8, 'ipv6']);
 range('broadcast address', ['255.255.255.255', 32, 'ipv4']);
 range('unique local IPv6 address', ['fc00::', 7, 'ipv6']);
-range('reserved address', ['240.0.0.0', 4, 'ipv4'], ['192.0.0.0', 24, 'ipv4'], ['198.18.0.0', 15, 'ipv4'], ['100::', 64, 'ipv6']);
+// Site-local IPv6 is deprecated but still routed inside some networks as if private.
+range('site-local IPv6 address', ['fec0::', 10, 'ipv6']);
+// Teredo tunnels to an IPv4 host and 64:ff9b:1::/48 is local-use NAT64: where either leads is not ours to judge.
+range('IPv6 tunnel address', ['2001::', 32, 'ipv6'], ['64:ff9b:1::', 48, 'ipv6']);
+// 192.88.99.0/24 was the 6to4 relay anycast: a relay, not a receiver.
+range(
+  'reserved address',
+  ['240.0.0.0', 4, 'ipv4'],
+  ['192.0.0.0', 24, 'ipv4'],
+  ['198.18.0.0', 15, 'ipv4'],
+  ['192.88.99.0', 24, 'ipv4'],
+  ['100::', 64, 'ipv6'],
+);
 range(
   'documentation address',
   ['192.0.2.0', 24, 'ipv4'],
@@ -77,16 +89,29 @@ export function refusedAddressReason(address: string, allowLoopback: boolean): s
   return null;
 }
 
+/** Whether `address` (an IP literal, IPv6 forms carrying IPv4 included) is on this machine's loopback. */
+export function isLoopbackAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  const inner = family === 6 ? embeddedIpv4(address) : null;
+  if (inner) return isLoopbackAddress(inner);
+  return LOOPBACK.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
 /**
  * Why a receiver URL may not be called, judged before any lookup (the scheme, an IP-literal host), or
  * null. The WHATWG URL parser has already turned decimal, hex and short IPv4 forms (`2130706433`,
- * `0x7f000001`, `0x7f.0.0.1`, `127.1`) into dotted ones, so they are judged like any literal.
+ * `0x7f000001`, `0x7f.0.0.1`, `127.1`) into dotted ones, so they are judged like any literal. With
+ * `allowLoopback`, `http:` is let through for loopback only: a literal must be loopback here, and a
+ * name must resolve to loopback only (the sender checks that where it connects).
  */
 export function refusedUrlReason(url: URL, allowLoopback: boolean): string | null {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (url.protocol !== 'https:' && !(allowLoopback && url.protocol === 'http:'))
     return `refused: ${url.protocol.slice(0, -1)} is not allowed, only https`;
+  if (url.protocol === 'http:' && isIP(host) && !isLoopbackAddress(host))
+    return `refused: http is allowed only to a loopback receiver, not ${host}`;
   if (url.username || url.password) return 'refused: credentials in the URL';
-  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (isIP(host)) {
     const reason = refusedAddressReason(host, allowLoopback);
     return reason ? `refused: ${reason}` : null;

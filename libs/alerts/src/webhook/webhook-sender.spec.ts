@@ -143,7 +143,14 @@ describe('WebhookSender against receivers on loopback (test-only setting on)', (
   const sender = new WebhookSender({
     allowLoopback: true,
     requestTimeoutMs: 300,
-    lookup: lookupTable({ 'receiver.example': [{ address: '127.0.0.1', family: 4 }] }),
+    lookup: lookupTable({
+      'receiver.example': [{ address: '127.0.0.1', family: 4 }],
+      'public.example': [{ address: '93.184.216.34', family: 4 }],
+      'half-loopback.example': [
+        { address: '127.0.0.1', family: 4 },
+        { address: '93.184.216.34', family: 4 },
+      ],
+    }),
   });
   beforeAll(async () => {
     internal = await countingServer('127.0.0.1');
@@ -154,6 +161,10 @@ describe('WebhookSender against receivers on loopback (test-only setting on)', (
       if (path === '/busy') return { status: 503, headers: { 'retry-after': '7' } };
       if (path === '/slow-down') return { status: 429, headers: { 'retry-after': new Date(Date.now() + 120_000).toUTCString() } };
       if (path === '/retry-after-on-500') return { status: 500, headers: { 'retry-after': '7' } };
+      if (path === '/retry-after-on-408') return { status: 408, headers: { 'retry-after': '90' } };
+      if (path === '/retry-after-on-409') return { status: 409, headers: { 'retry-after': new Date(Date.now() + 60_000).toUTCString() } };
+      if (path === '/retry-after-unreadable') return { status: 502, headers: { 'retry-after': 'soon' } };
+      if (path === '/retry-after-on-400') return { status: 400, headers: { 'retry-after': '7' } };
       if (path === '/gone') return { status: 410, body: 'endpoint removed' };
       if (path === '/bad') return { status: 400, body: 'x'.repeat(5000) };
       if (path === '/redirect') return { status: 302, headers: { location: `http://127.0.0.1:${internal.port}/internal` } };
@@ -220,7 +231,7 @@ describe('WebhookSender against receivers on loopback (test-only setting on)', (
     expect(receiver.received.at(-1)).toMatchObject({ raw: '{"n":1}', headers: { host: `receiver.example:${receiver.port}` } });
   });
 
-  it('503 with Retry-After: 7 is retryable after 7 s; a 429 with an HTTP date too; Retry-After on a 500 is ignored', async () => {
+  it('503 with Retry-After: 7 is retryable after 7 s; a 429 with an HTTP date too; every retryable status is heard', async () => {
     expect(await sender.send(url('/busy'), '{}', {})).toMatchObject({
       outcome: 'retryable',
       statusCode: 503,
@@ -235,8 +246,39 @@ describe('WebhookSender against receivers on loopback (test-only setting on)', (
     expect(await sender.send(url('/retry-after-on-500'), '{}', {})).toMatchObject({
       outcome: 'retryable',
       statusCode: 500,
-      retryAfterMs: null,
+      retryAfterMs: 7000,
     });
+    expect(await sender.send(url('/retry-after-on-408'), '{}', {})).toMatchObject({
+      outcome: 'retryable',
+      statusCode: 408,
+      retryAfterMs: 90_000,
+    });
+    const conflict = await sender.send(url('/retry-after-on-409'), '{}', {});
+    expect(conflict).toMatchObject({ outcome: 'retryable', statusCode: 409 });
+    expect(conflict.retryAfterMs).toBeGreaterThan(58_000);
+    expect(conflict.retryAfterMs).toBeLessThanOrEqual(60_000);
+    // Unreadable: the schedule alone decides. A permanent failure has no next attempt to delay.
+    expect(await sender.send(url('/retry-after-unreadable'), '{}', {})).toMatchObject({ outcome: 'retryable', retryAfterMs: null });
+    expect(await sender.send(url('/retry-after-on-400'), '{}', {})).toMatchObject({ outcome: 'permanent', retryAfterMs: null });
+  });
+
+  it('sends plain http only to loopback: a public literal is refused before connecting, a name that is not all loopback where it connects', async () => {
+    const before = receiver.connections();
+    expect(await sender.send('http://93.184.216.34/hook', '{}', {})).toMatchObject({
+      outcome: 'permanent',
+      statusCode: null,
+      error: 'refused: http is allowed only to a loopback receiver, not 93.184.216.34',
+    });
+    expect(await sender.send(`http://public.example:${receiver.port}/ok`, '{}', {})).toMatchObject({
+      outcome: 'retryable',
+      statusCode: null,
+      error: 'refused: public.example resolves to 93.184.216.34, not loopback (http is allowed only to loopback)',
+    });
+    expect(await sender.send(`http://half-loopback.example:${receiver.port}/ok`, '{}', {})).toMatchObject({
+      outcome: 'retryable',
+      error: 'refused: half-loopback.example resolves to 93.184.216.34, not loopback (http is allowed only to loopback)',
+    });
+    expect(receiver.connections() - before).toBe(0);
   });
 
   it('410 is gone and 400 permanent, each with the start of the answer kept', async () => {

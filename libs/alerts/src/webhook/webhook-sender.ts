@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { Agent, errors, request } from 'undici';
 import { outcomeOfStatus, parseRetryAfter } from './webhook-response.js';
-import { refusedAddressReason, refusedUrlReason } from './ssrf-guard.js';
+import { isLoopbackAddress, refusedAddressReason, refusedUrlReason } from './ssrf-guard.js';
 
 export interface WebhookAttemptResult {
   /** 2xx | 408, 409, 425, 429, 5xx, timeouts, transport errors | any other status, a refused address | 410. */
@@ -13,14 +13,14 @@ export interface WebhookAttemptResult {
   error: string | null;
   /** The first 2 KB of the answer, as UTF-8. */
   responseBody: string | null;
-  /** From `Retry-After` on a 429 or 503. */
+  /** From `Retry-After` on a retryable status (408, 409, 425, 429, 5xx). */
   retryAfterMs: number | null;
 }
 
 export type AddressLookup = (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
 
 export interface WebhookSenderOptions {
-  /** The test-only WEBHOOK_ALLOW_LOOPBACK: `http:` and loopback receivers (nothing else) become reachable. */
+  /** The test-only WEBHOOK_ALLOW_LOOPBACK: loopback receivers become reachable, and `http:` for them only. */
   allowLoopback: boolean;
   /** Default 5000. */
   connectTimeoutMs?: number;
@@ -49,31 +49,42 @@ const systemLookup: AddressLookup = async (hostname) =>
  */
 export class WebhookSender {
   private readonly agent: Agent;
+  /** Plain `http:` (only with allowLoopback): every address a name resolves to must be loopback. */
+  private readonly loopbackAgent: Agent;
   private readonly requestTimeoutMs: number;
 
   constructor(private readonly options: WebhookSenderOptions) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
     const resolveHost = options.lookup ?? systemLookup;
     // net/tls call this instead of dns.lookup; with autoSelectFamily (Node's default) they ask for all addresses.
-    const lookup: LookupFunction = (hostname, opts, callback) => {
-      resolveHost(hostname).then(
-        (addresses) => {
-          if (addresses.length === 0) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
-          for (const a of addresses) {
-            const reason = refusedAddressReason(a.address, options.allowLoopback);
-            if (reason) return callback(new RefusedAddressError(`refused: ${hostname} resolves to ${reason}`), '', 4);
-          }
-          if (opts.all) return (callback as unknown as (e: null, all: Array<{ address: string; family: number }>) => void)(null, addresses);
-          callback(null, addresses[0]!.address, addresses[0]!.family);
-        },
-        (error: Error) => callback(error, '', 4),
-      );
-    };
-    this.agent = new Agent({
-      connections: CONNECTIONS_PER_ORIGIN,
-      keepAliveTimeout: 30_000,
-      connect: { lookup, timeout: Math.min(options.connectTimeoutMs ?? 5_000, this.requestTimeoutMs) },
-    });
+    const lookupRefusing =
+      (refused: (address: string) => string | null): LookupFunction =>
+      (hostname, opts, callback) => {
+        resolveHost(hostname).then(
+          (addresses) => {
+            if (addresses.length === 0)
+              return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
+            for (const a of addresses) {
+              const reason = refused(a.address);
+              if (reason) return callback(new RefusedAddressError(`refused: ${hostname} resolves to ${reason}`), '', 4);
+            }
+            if (opts.all)
+              return (callback as unknown as (e: null, all: Array<{ address: string; family: number }>) => void)(null, addresses);
+            callback(null, addresses[0]!.address, addresses[0]!.family);
+          },
+          (error: Error) => callback(error, '', 4),
+        );
+      };
+    const agent = (lookup: LookupFunction) =>
+      new Agent({
+        connections: CONNECTIONS_PER_ORIGIN,
+        keepAliveTimeout: 30_000,
+        connect: { lookup, timeout: Math.min(options.connectTimeoutMs ?? 5_000, this.requestTimeoutMs) },
+      });
+    this.agent = agent(lookupRefusing((address) => refusedAddressReason(address, options.allowLoopback)));
+    this.loopbackAgent = agent(
+      lookupRefusing((address) => (isLoopbackAddress(address) ? null : `${address}, not loopback (http is allowed only to loopback)`)),
+    );
   }
 
   async send(url: string, body: string, headers: Record<string, string>): Promise<WebhookAttemptResult> {
@@ -95,15 +106,15 @@ export class WebhookSender {
         method: 'POST',
         body,
         headers,
-        dispatcher: this.agent,
+        dispatcher: target.protocol === 'http:' ? this.loopbackAgent : this.agent,
         signal: AbortSignal.timeout(this.requestTimeoutMs),
         headersTimeout: this.requestTimeoutMs,
         bodyTimeout: this.requestTimeoutMs,
       });
       const responseBody = await firstBytes(res.body);
       const outcome = outcomeOfStatus(res.statusCode);
-      const retryAfter =
-        res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(headerValue(res.headers['retry-after']), Date.now()) : null;
+      // A receiver that says when to come back is heard on any status that is retried, not only 429 and 503.
+      const retryAfter = outcome === 'retryable' ? parseRetryAfter(headerValue(res.headers['retry-after']), Date.now()) : null;
       let error: string | null = null;
       if (outcome !== 'delivered') {
         const location = headerValue(res.headers.location);
@@ -118,8 +129,8 @@ export class WebhookSender {
     }
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    await Promise.all([this.agent.close(), this.loopbackAgent.close()]);
   }
 }
 

@@ -8,15 +8,62 @@ export interface Plan {
   usageLimit: number;
   usagePeriod: 'day' | 'month';
   requestsPerMinute: number;
+  /**
+   * Alert rules without addresses that hear every wallet (twap_lifecycle, ledger_update, liquidation,
+   * large_market_order): each can match any event on the exchange, so they are what a plan pays for.
+   */
+  exchangeWideRules: number;
+  /** Wallet addresses summed over all the consumer's rules (an address in two rules counts twice). */
+  ruleAddresses: number;
 }
 
 /** the API contract "Plans"; Free's rate limit is the design's 10 requests a minute. */
 export const PLANS: Record<PlanId, Plan> = {
-  free: { id: 'free', name: 'Free', usageLimit: 100, usagePeriod: 'day', requestsPerMinute: 10 },
-  tier1: { id: 'tier1', name: 'Tier 1', usageLimit: 50_000, usagePeriod: 'month', requestsPerMinute: 60 },
-  tier2: { id: 'tier2', name: 'Tier 2', usageLimit: 150_000, usagePeriod: 'month', requestsPerMinute: 100 },
-  tier3: { id: 'tier3', name: 'Tier 3', usageLimit: 400_000, usagePeriod: 'month', requestsPerMinute: 200 },
-  tier4: { id: 'tier4', name: 'Tier 4', usageLimit: 2_000_000, usagePeriod: 'month', requestsPerMinute: 500 },
+  free: {
+    id: 'free',
+    name: 'Free',
+    usageLimit: 100,
+    usagePeriod: 'day',
+    requestsPerMinute: 10,
+    exchangeWideRules: 2,
+    ruleAddresses: 1_000,
+  },
+  tier1: {
+    id: 'tier1',
+    name: 'Tier 1',
+    usageLimit: 50_000,
+    usagePeriod: 'month',
+    requestsPerMinute: 60,
+    exchangeWideRules: 10,
+    ruleAddresses: 10_000,
+  },
+  tier2: {
+    id: 'tier2',
+    name: 'Tier 2',
+    usageLimit: 150_000,
+    usagePeriod: 'month',
+    requestsPerMinute: 100,
+    exchangeWideRules: 25,
+    ruleAddresses: 50_000,
+  },
+  tier3: {
+    id: 'tier3',
+    name: 'Tier 3',
+    usageLimit: 400_000,
+    usagePeriod: 'month',
+    requestsPerMinute: 200,
+    exchangeWideRules: 50,
+    ruleAddresses: 200_000,
+  },
+  tier4: {
+    id: 'tier4',
+    name: 'Tier 4',
+    usageLimit: 2_000_000,
+    usagePeriod: 'month',
+    requestsPerMinute: 500,
+    exchangeWideRules: 100,
+    ruleAddresses: 1_000_000,
+  },
 };
 
 export function isPlanId(value: string): value is PlanId {

@@ -51,7 +51,7 @@ interface Entry {
  * the hit is decided by Redis atomically, which also writes the pending hits and refreshes the
  * global count. The limit is exact for one process and for up to PROCESSES_KEPT_EXACT processes.
  *
- * If Redis is unreachable, hits are decided from local counts and written once it is back.
+ * If Redis is unreachable, hits are decided from local counts at once and written once it is back.
  */
 export class SharedCounter {
   private readonly logger = new Logger(SharedCounter.name);
@@ -59,7 +59,12 @@ export class SharedCounter {
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
 
+  /** Set once the client has been connected: before that, commands wait in its queue for the first connection. */
+  private connectedBefore: boolean;
+
   constructor(private readonly redis: Redis) {
+    this.connectedBefore = redis.status === 'ready';
+    redis.once('ready', () => (this.connectedBefore = true));
     redis.defineCommand('twCounterSync', { numberOfKeys: 1, lua: SYNC_SCRIPT });
     redis.defineCommand('twCounterSeed', { numberOfKeys: 1, lua: SEED_SCRIPT });
   }
@@ -92,15 +97,32 @@ export class SharedCounter {
   /** The global count as far as this process knows it, after writing its own pending hits. */
   async read(key: string): Promise<number> {
     const entry = this.entries.get(key);
+    const local = () => (entry ? entry.synced + entry.unsynced : 0);
+    if (this.redisAway()) return local();
     if (entry?.unsynced) await this.flush();
-    const value = await this.redis.get(key);
-    return Math.max(Number(value ?? 0), entry ? entry.synced + entry.unsynced : 0);
+    const value = await this.redis.get(key).catch(() => null);
+    return Math.max(Number(value ?? 0), local());
   }
 
+  /**
+   * Raises the counter to at least `value` (the durable count). The local entry takes it whether or not Redis
+   * does, so with Redis away this process still decides from the durable count (the caller seeds again once
+   * Redis is back).
+   */
   async seed(key: string, value: number, expiresAt: number): Promise<void> {
-    const current = Number(await (this.redis as unknown as Scripted).twCounterSeed(key, value, expiresAt));
-    const entry = this.entries.get(key);
-    if (entry) entry.synced = Math.max(entry.synced, current);
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { key, expiresAt, synced: 0, unsynced: 0, known: false };
+      this.entries.set(key, entry);
+    }
+    entry.synced = Math.max(entry.synced, value);
+    if (this.redisAway()) return;
+    try {
+      const current = Number(await (this.redis as unknown as Scripted).twCounterSeed(key, value, expiresAt));
+      entry.synced = Math.max(entry.synced, current);
+    } catch (error) {
+      this.logger.warn(`Redis unavailable, ${key} seeded locally: ${(error as Error).message}`);
+    }
   }
 
   async close(): Promise<void> {
@@ -109,23 +131,37 @@ export class SharedCounter {
     await this.flush();
   }
 
-  private async decideInRedis(entry: Entry, limit: number): Promise<CounterResult> {
+  private decideInRedis(entry: Entry, limit: number): CounterResult | Promise<CounterResult> {
+    // A Redis that is away is not waited for (the client would hold the command for seconds of reconnecting):
+    // the hit is decided here at once, from what this process knows (docs/decisions.md, "Servers away").
+    if (this.redisAway()) return this.decideLocally(entry, limit);
     const pending = entry.unsynced;
     entry.unsynced = 0;
-    try {
-      const [count, admitted] = await (this.redis as unknown as Scripted).twCounterSync(entry.key, pending, limit, entry.expiresAt);
-      entry.synced = count;
-      entry.known = true;
-      return { allowed: admitted === 1, count };
-    } catch (error) {
-      entry.unsynced += pending;
-      this.logger.warn(`Redis unavailable, deciding ${entry.key} locally: ${(error as Error).message}`);
-      const estimate = entry.synced + entry.unsynced;
-      if (estimate >= limit) return { allowed: false, count: estimate };
-      entry.unsynced += 1;
-      this.scheduleFlush();
-      return { allowed: true, count: estimate + 1 };
-    }
+    return (this.redis as unknown as Scripted).twCounterSync(entry.key, pending, limit, entry.expiresAt).then(
+      ([count, admitted]) => {
+        entry.synced = count;
+        entry.known = true;
+        return { allowed: admitted === 1, count };
+      },
+      (error: Error) => {
+        entry.unsynced += pending;
+        this.logger.warn(`Redis unavailable, deciding ${entry.key} locally: ${error.message}`);
+        return this.decideLocally(entry, limit);
+      },
+    );
+  }
+
+  /** Redis was reached before and is not connected now (it stopped, restarts, or the network is down). */
+  private redisAway(): boolean {
+    return this.connectedBefore && this.redis.status !== 'ready';
+  }
+
+  private decideLocally(entry: Entry, limit: number): CounterResult {
+    const estimate = entry.synced + entry.unsynced;
+    if (estimate >= limit) return { allowed: false, count: estimate };
+    entry.unsynced += 1;
+    this.scheduleFlush();
+    return { allowed: true, count: estimate + 1 };
   }
 
   private scheduleFlush(): void {
@@ -144,6 +180,11 @@ export class SharedCounter {
   }
 
   private async flushOnce(): Promise<void> {
+    // Kept for when Redis is back (its 'ready'), rather than queued in the client for seconds of reconnecting.
+    if (this.redisAway()) {
+      this.scheduleFlush();
+      return;
+    }
     const now = Date.now();
     const writes: Promise<void>[] = [];
     for (const entry of this.entries.values()) {

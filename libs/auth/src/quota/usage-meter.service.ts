@@ -72,6 +72,11 @@ export class UsageMeterService implements OnApplicationShutdown {
     return this.record(limits, period, result.allowed);
   }
 
+  /**
+   * The first request of a period (or after Redis came back) starts the counter from Postgres. With Redis away
+   * the durable count still seeds this process's own count, so the request is decided locally, never failed;
+   * Redis's 'ready' clears `seeded`, and the next request seeds Redis too.
+   */
   private async seedThenSpend(limits: ConsumerLimits, period: UsagePeriod, key: string): Promise<SpendResult> {
     const durable = await this.usage.used(this.dataSource, limits.consumerId, period.start);
     await this.counter.seed(key, durable + this.pendingFor(limits.consumerId, period), period.end.getTime() + KEY_GRACE_MS);

@@ -20,6 +20,8 @@ import { ReadVersions1765400000000 } from './1765400000000-read-versions.migrati
 import { WalletFavoriteCounts1765420000000 } from './1765420000000-wallet-favorite-counts.migration.js';
 import { CohortColumns1765500000000 } from './1765500000000-cohort-columns.migration.js';
 import { SigningSecret1765640000000 } from './1765640000000-signing-secret.migration.js';
+import { AlertDeliveryLifecycle1765700000000 } from './1765700000000-alert-delivery-lifecycle.migration.js';
+import { ExportFiles1765720000000 } from './1765720000000-export-files.migration.js';
 
 /** In the order they run; a new migration is appended here. */
 export const MIGRATIONS = [
@@ -45,4 +47,6 @@ export const MIGRATIONS = [
   WalletFavoriteCounts1765420000000,
   CohortColumns1765500000000,
   SigningSecret1765640000000,
+  AlertDeliveryLifecycle1765700000000,
+  ExportFiles1765720000000,
 ];

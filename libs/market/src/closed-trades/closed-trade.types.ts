@@ -43,6 +43,16 @@ export interface ClosedTrade {
   exitUsd: string;
 }
 
+/** Win: net result (realized - fee + funding) above 0; loss: below 0; even: exactly 0. */
+export type TradeOutcome = 'win' | 'loss' | 'even';
+
+/** A stored trade as the list gives it: with its net result and the outcome the summary counts it under. */
+export interface ListedClosedTrade extends ClosedTrade {
+  /** realizedPnlUsd - feeUsd + fundingUsd, exact. */
+  netPnlUsd: string;
+  outcome: TradeOutcome;
+}
+
 /** A funding payment of one wallet (info `userFunding`, hl-node Funding event): usdc < 0 when paid. */
 export interface FundingPayment {
   time: number;

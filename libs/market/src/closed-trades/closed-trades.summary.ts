@@ -1,6 +1,6 @@
 import type Big from 'big.js';
 import { dec, quotient, str, ZERO } from './closed-trade.decimal.js';
-import type { ClosedTrade } from './closed-trade.types.js';
+import type { ClosedTrade, TradeOutcome } from './closed-trade.types.js';
 
 /**
  * the design's closed-trades summary record. Money is exact decimal strings, ratios and durations are
@@ -57,6 +57,12 @@ export function netResult(trade: Pick<ClosedTrade, 'realizedPnlUsd' | 'feeUsd' |
   return dec(trade.realizedPnlUsd).minus(trade.feeUsd).plus(trade.fundingUsd);
 }
 
+/** The rule of a win (the read side's OUTCOME_SQL in Postgres): net above 0 wins, below 0 loses, 0 is even. */
+export function tradeOutcome(trade: Pick<ClosedTrade, 'realizedPnlUsd' | 'feeUsd' | 'fundingUsd'>): TradeOutcome {
+  const net = netResult(trade);
+  return net.gt(0) ? 'win' : net.lt(0) ? 'loss' : 'even';
+}
+
 export function summarizeClosedTrades(trades: readonly ClosedTrade[]): ClosedTradesSummary {
   const byCoin = new Map<string, ClosedTrade[]>();
   for (const trade of trades) {
@@ -87,18 +93,19 @@ function summarizeRecord(trades: readonly ClosedTrade[]): ClosedTradesSummaryRec
   const sides = { long: { count: 0, wins: 0 }, short: { count: 0, wins: 0 } };
   for (const trade of trades) {
     const net = netResult(trade);
+    const outcome = tradeOutcome(trade);
     realized = realized.plus(trade.realizedPnlUsd);
     fees = fees.plus(trade.feeUsd);
     funding = funding.plus(trade.fundingUsd);
     volume = volume.plus(trade.totalUsd).plus(trade.exitUsd);
     entry = entry.plus(trade.totalUsd);
     sides[trade.side].count += 1;
-    if (net.gt(0)) {
+    if (outcome === 'win') {
       winCount += 1;
       sides[trade.side].wins += 1;
       profit = profit.plus(net);
       if (largestWin === null || net.gt(largestWin)) largestWin = net;
-    } else if (net.lt(0)) {
+    } else if (outcome === 'loss') {
       lossCount += 1;
       loss = loss.plus(net);
       if (largestLoss === null || net.lt(largestLoss)) largestLoss = net;

@@ -17,10 +17,14 @@ import {
 } from '#testing';
 import type { NodeBlock, NodeFillsBlock } from '#exchange';
 import { buildClosedTrades, ClosedTradeBuilder } from '../closed-trades/closed-trade.builder.js';
+import { netResult, tradeOutcome } from '../closed-trades/closed-trades.summary.js';
 import type { ClosedTrade, OpenTradeState } from '../closed-trades/closed-trade.types.js';
 import { ClosedTradesQueries } from '../read/closed-trades/closed-trades.queries.js';
 import { ExchangeFactsWriter } from '../facts/exchange-facts.writer.js';
 import { FillProjector, type FillProjectionResult } from './fill.projector.js';
+
+/** A built trade as the list reads it back: the net result and outcome come from Postgres's OUTCOME_SQL, checked here against the pure rule. */
+const listed = (t: ClosedTrade) => ({ ...t, netPnlUsd: netResult(t).toFixed(), outcome: tradeOutcome(t) });
 
 const config = useTestEnvironment();
 let dataSource: DataSource;
@@ -82,7 +86,7 @@ describe('FillProjector on info_userFills.json (500 fills of one wallet) as hl-n
   );
   const blocks = [...byTime].map(([time, events], i) => fillsBlock(1_000 + i, time, events) as NodeFillsBlock);
   const fills = blocks.flatMap((b) => b.events.map((e) => e.fill));
-  const expected = buildClosedTrades(WALLET, fills).sort(newestFirst);
+  const expected = buildClosedTrades(WALLET, fills).sort(newestFirst).map(listed);
 
   it('stores exactly the pure builder trades, over batches, small windows and a restart', async () => {
     expect(fills).toHaveLength(500);

@@ -4,10 +4,14 @@ import { DataSource } from 'typeorm';
 import { simulate, type Fill } from '#exchange';
 import { feedBlock, openFactsDatabase, parseLine, startedWriter, useTestEnvironment } from '#testing';
 import { buildClosedTrades, ClosedTradeBuilder } from '../closed-trades/closed-trade.builder.js';
+import { netResult, tradeOutcome } from '../closed-trades/closed-trades.summary.js';
 import type { ClosedTrade, FundingPayment, OpenTradeState } from '../closed-trades/closed-trade.types.js';
 import { BuildersQueries } from '../read/builders/builders.queries.js';
 import { ClosedTradesQueries } from '../read/closed-trades/closed-trades.queries.js';
 import { FillProjector } from './fill.projector.js';
+
+/** A built trade as the list reads it back: the net result and outcome come from Postgres's OUTCOME_SQL, checked here against the pure rule. */
+const listed = (t: ClosedTrade) => ({ ...t, netPnlUsd: netResult(t).toFixed(), outcome: tradeOutcome(t) });
 
 const config = useTestEnvironment();
 // Six minutes across the 09:00 UTC funding round, so trades carry funding.
@@ -55,7 +59,7 @@ describe('FillProjector on a simulated run', () => {
     const expectedOpen: OpenTradeState[] = [];
     const storedTrades: ClosedTrade[] = [];
     for (const [wallet, fills] of fillsOf) {
-      expectedTrades.push(...buildClosedTrades(wallet, fills, fundingOf.get(wallet) ?? []));
+      expectedTrades.push(...buildClosedTrades(wallet, fills, fundingOf.get(wallet) ?? []).map(listed));
       storedTrades.push(...(await repository.listByAddress(dataSource, { address: wallet, limit: 10_000 })).trades);
       // What is still open: the same feed as buildClosedTrades (funding before fills of its millisecond).
       const builder = new ClosedTradeBuilder();

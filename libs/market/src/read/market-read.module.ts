@@ -1,10 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AppConfig } from '#config';
-import { ReadVersionsRepository, SigningKeys } from '#database';
+import { ReadVersionsRepository } from '#database';
 import { ExportsQueries } from './exports/exports.queries.js';
-import { ExportsService } from './exports/exports.service.js';
-import { exportStoreFor } from './exports/export-store.factory.js';
-import { ExportStore } from './exports/export-store.js';
 import { BuildersQueries } from './builders/builders.queries.js';
 import { BuildersService } from './builders/builders.service.js';
 import { HoldersQueries } from './holders/holders.queries.js';
@@ -55,7 +51,6 @@ const READ = [
   LiquidationRiskQueries,
   LiquidationRiskService,
   ExportsQueries,
-  ExportsService,
   CoinsQueries,
   CoinsService,
   CohortsService,
@@ -90,10 +85,10 @@ const READ = [
 
 /**
  * What the api's routes read: one service per feature with the queries it runs. Needs the DataSource, the
- * KeysetCursorCodec and the SigningKeys (DatabaseModule's in the apps).
+ * KeysetCursorCodec (DatabaseModule's in the apps).
  */
 @Module({
-  providers: [...READ, { provide: ExportStore, inject: [AppConfig, SigningKeys], useFactory: exportStoreFor }],
+  providers: READ,
   exports: READ,
 })
 export class MarketReadModule {}

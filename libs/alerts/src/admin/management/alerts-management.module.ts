@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConsumerRepository } from '#auth';
 import { DeliveryQueue } from '../../queue/delivery.queue.js';
 import { AlertRulesRepository } from '../rules/alert-rules.repository.js';
+import { KnownMarketsRepository } from '../rules/known-markets.repository.js';
 import { AlertRulesService } from './alert-rules.service.js';
 import { DeliveryLogRepository } from './delivery-log.repository.js';
 import { DeliveryLogService } from './delivery-log.service.js';
@@ -13,6 +14,7 @@ import { WebhookEndpointsService } from './webhook-endpoints.service.js';
   providers: [
     ConsumerRepository,
     AlertRulesRepository,
+    KnownMarketsRepository,
     WebhookEndpointsRepository,
     DeliveryLogRepository,
     DeliveryQueue,

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { SqlRunner } from '#database';
 import type { DeliveryWakeUp } from '../../queue/delivery.queue.js';
 
-export type DeliveryStatus = 'pending' | 'held' | 'delivered' | 'failed' | 'expired';
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'held', 'delivered', 'failed', 'expired'];
+export type DeliveryStatus = 'pending' | 'held' | 'delivered' | 'failed' | 'expired' | 'cancelled';
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'held', 'delivered', 'failed', 'expired', 'cancelled'];
 
 export interface DeliveryAttemptRecord {
   attempt: number;
@@ -26,6 +26,8 @@ export interface DeliveryRecord {
   occurredAt: string;
   createdAt: string;
   deliveredAt: string | null;
+  /** When it stops being worth sending (price crossings and large orders: an hour after the occurrence); null: never. */
+  expiresAt: string | null;
   lastError: string | null;
   payload: unknown;
   attempts: DeliveryAttemptRecord[];
@@ -43,12 +45,13 @@ interface DeliveryRow {
   created_at: Date;
   created_us: string;
   delivered_at: Date | null;
+  expires_at: Date | null;
   last_error: string | null;
   payload: string;
 }
 
 const COLUMNS = `delivery_id, rule_id, event_type, status, held_reason, attempt_count, next_attempt_at, occurred_at, created_at,
-  (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_us, delivered_at, last_error, payload`;
+  (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_us, delivered_at, expires_at, last_error, payload`;
 
 /** The delivery log of an endpoint, and the manual re-sends. */
 @Injectable()
@@ -88,22 +91,39 @@ export class DeliveryLogRepository {
 
   /**
    * Back to pending with a fresh schedule (attempt_count 0); the attempts already made stay in the log,
-   * numbered on from them. Only failed or expired rows move. Returns what to enqueue.
+   * numbered on from them. Only failed rows that have not passed their expiry move (the expiry counts
+   * from the occurrence, so a retry does not extend it). Returns what to enqueue.
    */
   async resend(q: SqlRunner, where: { deliveryId: string } | { endpointId: number; sinceMs: number }): Promise<DeliveryWakeUp[]> {
     const byId = 'deliveryId' in where;
     const rows: Array<{ delivery_id: string; webhook_endpoint_id: number }> = await q.query(
       `WITH moved AS (
          UPDATE webhook_deliveries
-         SET status = 'pending', attempt_count = 0, held_reason = NULL, next_attempt_at = now(), updated_at = now(),
-             expires_at = now() + (expires_at - created_at)
-         WHERE status IN ('failed', 'expired') AND ${byId ? 'delivery_id = $1' : `webhook_endpoint_id = $1 AND created_at >= 'epoch'::timestamptz + $2::bigint * interval '1 millisecond'`}
+         SET status = 'pending', attempt_count = 0, held_reason = NULL, next_attempt_at = now(), updated_at = now()
+         WHERE status = 'failed' AND (expires_at IS NULL OR expires_at > now())
+           AND ${byId ? 'delivery_id = $1' : `webhook_endpoint_id = $1 AND created_at >= 'epoch'::timestamptz + $2::bigint * interval '1 millisecond'`}
          RETURNING delivery_id, webhook_endpoint_id
        )
        SELECT delivery_id, webhook_endpoint_id FROM moved`,
       byId ? [where.deliveryId] : [where.endpointId, where.sinceMs],
     );
     return rows.map((r) => ({ deliveryId: r.delivery_id, webhookEndpointId: r.webhook_endpoint_id, attemptsMade: 0 }));
+  }
+
+  /**
+   * A rule's deliveries still waiting (pending, retrying or held) become `cancelled`, in the caller's
+   * transaction with the rule's deletion or pause: none of them is sent or charged afterwards.
+   */
+  async cancelForRule(q: SqlRunner, ruleId: number, why: string): Promise<number> {
+    const rows = await q.query(
+      `WITH cancelled AS (
+         UPDATE webhook_deliveries SET status = 'cancelled', held_reason = NULL, last_error = $2, updated_at = now()
+         WHERE rule_id = $1 AND status IN ('pending', 'held') RETURNING 1
+       )
+       SELECT count(*)::int AS n FROM cancelled`,
+      [ruleId, why],
+    );
+    return (rows as Array<{ n: number }>)[0]!.n;
   }
 
   /** An endpoint's deliveries held for its pause or suspension, back to pending (on resume). Returns what to enqueue. */
@@ -164,6 +184,7 @@ export class DeliveryLogRepository {
       occurredAt: r.occurred_at.toISOString(),
       createdAt: r.created_at.toISOString(),
       deliveredAt: r.delivered_at?.toISOString() ?? null,
+      expiresAt: r.expires_at?.toISOString() ?? null,
       lastError: r.last_error,
       payload: JSON.parse(r.payload),
       attempts,

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { KeysetCursorCodec } from '#database';
-import { InvalidInputError, NotFoundError } from '#errors';
+import { ConflictError, InvalidInputError, NotFoundError } from '#errors';
 import { DeliveryQueue, type DeliveryWakeUp } from '../../queue/delivery.queue.js';
 import { DeliveryLogRepository, type DeliveryRecord, type DeliveryStatus } from './delivery-log.repository.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
@@ -45,20 +45,28 @@ export class DeliveryLogService {
     return { deliveries: page.map(({ cursorKey: _key, ...record }) => record), nextCursor: next };
   }
 
-  /** Sends a failed or expired delivery again, with a fresh retry schedule. */
-  async retry(consumerId: number, deliveryId: string): Promise<DeliveryRecord> {
+  /**
+   * Sends a failed delivery again, with a fresh retry schedule. An expired one (or a failed one past its
+   * expiry) is a conflict: it is news that went stale, and sending it now would mislead.
+   */
+  async retry(consumerId: number, deliveryId: string, now = Date.now()): Promise<DeliveryRecord> {
     const current = await this.log.get(this.dataSource, consumerId, deliveryId);
     if (!current) throw new NotFoundError(`delivery ${deliveryId} not found`);
-    if (current.status !== 'failed' && current.status !== 'expired')
-      throw new InvalidInputError(
-        'deliveryId',
-        `delivery ${deliveryId} is ${current.status}: only a failed or expired delivery can be retried`,
+    const pastExpiry = current.expiresAt !== null && Date.parse(current.expiresAt) <= now;
+    if (current.status === 'expired' || (current.status === 'failed' && pastExpiry))
+      throw new ConflictError(
+        `delivery ${deliveryId} expired at ${current.expiresAt}: a ${current.eventType} delivery is not sent later than that after its occurrence`,
       );
-    await this.enqueue(await this.log.resend(this.dataSource, { deliveryId }));
+    if (current.status !== 'failed')
+      throw new InvalidInputError('deliveryId', `delivery ${deliveryId} is ${current.status}: only a failed delivery can be retried`);
+    const moved = await this.log.resend(this.dataSource, { deliveryId });
+    // It expired between the read and the update: the same conflict.
+    if (moved.length === 0) throw new ConflictError(`delivery ${deliveryId} expired at ${current.expiresAt}`);
+    await this.enqueue(moved);
     return (await this.log.get(this.dataSource, consumerId, deliveryId))!;
   }
 
-  /** Sends again every failed or expired delivery of the endpoint created at or after `since`. */
+  /** Sends again every failed delivery of the endpoint created at or after `since` that has not passed its expiry. */
   async replay(consumerId: number, endpointId: number, since: unknown, now = Date.now()): Promise<{ replayed: number }> {
     await this.endpoint(consumerId, endpointId);
     const sinceMs = typeof since === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(since) ? Date.parse(since) : NaN;

@@ -45,7 +45,8 @@ export interface EndpointChanges {
   /** undefined: unchanged; null: removed. */
   secretKey?: string | null;
   description: string | null;
-  paused: boolean;
+  /** undefined: unchanged. */
+  paused?: boolean;
 }
 
 export interface EndpointHealthRow {
@@ -95,18 +96,26 @@ export class WebhookEndpointsRepository {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  async update(q: SqlRunner, consumerId: number, id: number, c: EndpointChanges): Promise<WebhookEndpointRecord | null> {
-    const rows: EndpointRow[] = await q.query(
-      `WITH changed AS (
+  /** The endpoint as changed, and whether it was paused before (what decides if held deliveries are released). */
+  async update(
+    q: SqlRunner,
+    consumerId: number,
+    id: number,
+    c: EndpointChanges,
+  ): Promise<{ record: WebhookEndpointRecord; wasPaused: boolean } | null> {
+    const rows: Array<EndpointRow & { was_paused: boolean }> = await q.query(
+      `WITH before AS (
+         SELECT id AS before_id, paused AS was_paused FROM webhook_endpoints WHERE consumer_id = $1 AND id = $2 FOR UPDATE
+       ), changed AS (
          UPDATE webhook_endpoints
-         SET url = $3, description = $4, paused = $5, updated_at = now(),
+         SET url = $3, description = $4, paused = coalesce($5, paused), updated_at = now(),
              secret_key = CASE WHEN $6::boolean THEN $7 ELSE secret_key END
-         WHERE consumer_id = $1 AND id = $2 RETURNING ${COLUMNS}
+         FROM before WHERE id = before_id RETURNING ${COLUMNS}, was_paused
        )
        SELECT * FROM changed`,
-      [consumerId, id, c.url, c.description, c.paused, c.secretKey !== undefined, c.secretKey ?? null],
+      [consumerId, id, c.url, c.description, c.paused ?? null, c.secretKey !== undefined, c.secretKey ?? null],
     );
-    return rows[0] ? toRecord(rows[0]) : null;
+    return rows[0] ? { record: toRecord(rows[0]), wasPaused: rows[0].was_paused } : null;
   }
 
   /** Deletes the endpoint with its rules and deliveries (foreign keys cascade). */

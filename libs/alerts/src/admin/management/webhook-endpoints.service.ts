@@ -4,6 +4,7 @@ import { ConsumerRepository } from '#auth';
 import { AppConfig } from '#config';
 import { InvalidInputError, NotFoundError } from '#errors';
 import { DeliveryQueue } from '../../queue/delivery.queue.js';
+import { isLoopbackAddress, warnIfLoopbackAllowed } from '../../webhook/index.js';
 import { AlertRulesRepository } from '../rules/alert-rules.repository.js';
 import { DeliveryLogRepository } from './delivery-log.repository.js';
 import { WebhookEndpointsRepository, type WebhookEndpointRecord } from './webhook-endpoints.repository.js';
@@ -43,7 +44,9 @@ export class WebhookEndpointsService {
     private readonly log: DeliveryLogRepository,
     private readonly queue: DeliveryQueue,
     private readonly consumers: ConsumerRepository,
-  ) {}
+  ) {
+    warnIfLoopbackAllowed(config);
+  }
 
   private url(value: unknown): string {
     if (typeof value !== 'string' || value.length === 0)
@@ -58,6 +61,8 @@ export class WebhookEndpointsService {
     const loopbackAllowed = this.config.WEBHOOK_ALLOW_LOOPBACK;
     if (parsed.protocol !== 'https:' && !(loopbackAllowed && parsed.protocol === 'http:'))
       throw new InvalidInputError('url', 'url must use https');
+    if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname))
+      throw new InvalidInputError('url', 'url must use https (http is allowed only for a loopback receiver)');
     if (parsed.username || parsed.password) throw new InvalidInputError('url', 'url must not carry a user name or password');
     return value;
   }
@@ -103,15 +108,17 @@ export class WebhookEndpointsService {
     const current = await this.get(consumerId, id);
     if (input.paused !== undefined && typeof input.paused !== 'boolean')
       throw new InvalidInputError('paused', 'paused must be true or false');
+    // `paused` left out keeps the stored switch as it is: the status shown ("suspended" outranks "paused")
+    // cannot tell whether a suspended endpoint is also paused.
     const changes = {
       url: input.url === undefined ? current.url : this.url(input.url),
       description: input.description === undefined ? current.description : this.description(input.description),
-      paused: (input.paused as boolean | undefined) ?? current.status === 'paused',
+      paused: input.paused as boolean | undefined,
       secretKey: input.secretKey === undefined ? undefined : this.secret(input.secretKey),
     };
-    const updated = found(await this.endpoints.update(this.dataSource, consumerId, id, changes), id);
-    if (!changes.paused && current.status === 'paused') await this.releaseHolds(id);
-    return updated;
+    const { record, wasPaused } = found(await this.endpoints.update(this.dataSource, consumerId, id, changes), id);
+    if (changes.paused === false && wasPaused && record.status === 'active') await this.releaseHolds(id);
+    return record;
   }
 
   async delete(consumerId: number, id: number): Promise<void> {
@@ -158,6 +165,12 @@ export class WebhookEndpointsService {
       latencyMs: { p50: h.p50 === null ? null : Number(h.p50), p95: h.p95 === null ? null : Number(h.p95) },
     };
   }
+}
+
+/** A host a plain-http receiver may have: `localhost` or a loopback literal (a name is checked again where the sender connects). */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+  return host === 'localhost' || isLoopbackAddress(host);
 }
 
 function found<T>(value: T | null, id: number): T {

@@ -87,9 +87,24 @@ export class AlertRulesRepository {
     }));
   }
 
-  async count(q: SqlRunner, consumerId: number): Promise<number> {
-    const rows: Array<{ n: number }> = await q.query(`SELECT count(*)::int AS n FROM alert_rules WHERE consumer_id = $1`, [consumerId]);
-    return rows[0]!.n;
+  /**
+   * What the consumer's rules hold against its caps, leaving out `exceptRuleId` (the rule being changed):
+   * rules, exchange-wide rules of `exchangeWideTypes`, and addresses summed over all rules.
+   */
+  async holdings(
+    q: SqlRunner,
+    consumerId: number,
+    exchangeWideTypes: readonly EventType[],
+    exceptRuleId: number | null = null,
+  ): Promise<{ rules: number; exchangeWide: number; addresses: number }> {
+    const rows: Array<{ rules: number; exchange_wide: number; addresses: number }> = await q.query(
+      `SELECT count(*)::int AS rules,
+              (count(*) FILTER (WHERE cardinality(addresses) = 0 AND event_type = ANY($2::text[])))::int AS exchange_wide,
+              coalesce(sum(cardinality(addresses)), 0)::int AS addresses
+       FROM alert_rules WHERE consumer_id = $1 AND id IS DISTINCT FROM $3::int`,
+      [consumerId, exchangeWideTypes, exceptRuleId],
+    );
+    return { rules: rows[0]!.rules, exchangeWide: rows[0]!.exchange_wide, addresses: rows[0]!.addresses };
   }
 
   async create(q: SqlRunner, consumerId: number, rule: { eventType: EventType } & Omit<RuleChanges, 'paused'>): Promise<AlertRuleRecord> {

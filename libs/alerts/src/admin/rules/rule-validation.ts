@@ -21,6 +21,15 @@ export const RULE_ADDRESSES: Record<EventType, 'required' | 'optional' | 'not us
   state_updated: 'not used',
 };
 
+/**
+ * Types whose rule, without addresses, hears every wallet on the exchange: what a plan's
+ * `exchangeWideRules` counts. A price rule watches one market and `state_updated` the service's own
+ * clock, so neither is counted.
+ */
+export const EXCHANGE_WIDE_TYPES: readonly EventType[] = (Object.keys(RULE_ADDRESSES) as EventType[]).filter(
+  (t) => RULE_ADDRESSES[t] === 'optional' || RULE_ADDRESSES[t] === 'not supported',
+);
+
 /** The filter keys each type accepts. */
 const FILTER_KEYS: Record<EventType, readonly string[]> = {
   position_activity: ['coin'],

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isoTime, type SqlRunner, ReadsTables } from '#database';
+import { NET_RESULT_SQL, OUTCOME_SQL } from './closed-trade-outcome.sql.js';
 
 /** Which of a wallet's trades a summary covers. */
 export type SummaryScope = { closedSince: number | null } | { latest: number };
@@ -57,9 +58,9 @@ interface AggregateRow {
   largest_loss: string | null;
 }
 
-// `net` decides win (> 0) or loss (< 0), as summarizeClosedTrades does: the trade's result after fees and funding.
+// `outcome` is the listed trades' own: a win here is a trade the list marks `win`.
 const TRADES = `SELECT coin, side, duration, total_usd, exit_usd, realized_pnl_usd, fee_usd, funding_usd,
-                       realized_pnl_usd - fee_usd + funding_usd AS net
+                       ${NET_RESULT_SQL} AS net, ${OUTCOME_SQL} AS outcome
                 FROM closed_trades`;
 
 const money = (sql: string, alias: string) => `trim_scale(coalesce(${sql}, 0))::text AS ${alias}`;
@@ -92,15 +93,15 @@ export class ClosedTradesSummaryQueries {
       `WITH t AS (${scoped})
        SELECT GROUPING(coin) = 1 AS is_total, coin,
               count(*)::int AS trade_count,
-              count(*) FILTER (WHERE net > 0)::int AS win_count,
-              count(*) FILTER (WHERE net < 0)::int AS loss_count,
+              count(*) FILTER (WHERE outcome = 'win')::int AS win_count,
+              count(*) FILTER (WHERE outcome = 'loss')::int AS loss_count,
               count(*) FILTER (WHERE side = 'long')::int AS long_count,
-              count(*) FILTER (WHERE side = 'long' AND net > 0)::int AS long_win_count,
+              count(*) FILTER (WHERE side = 'long' AND outcome = 'win')::int AS long_win_count,
               count(*) FILTER (WHERE side = 'short')::int AS short_count,
-              count(*) FILTER (WHERE side = 'short' AND net > 0)::int AS short_win_count,
+              count(*) FILTER (WHERE side = 'short' AND outcome = 'win')::int AS short_win_count,
               ${money('sum(realized_pnl_usd)', 'realized_pnl_usd')},
-              ${money('sum(net) FILTER (WHERE net > 0)', 'gross_profit_usd')},
-              ${money('sum(net) FILTER (WHERE net < 0)', 'gross_loss_usd')},
+              ${money("sum(net) FILTER (WHERE outcome = 'win')", 'gross_profit_usd')},
+              ${money("sum(net) FILTER (WHERE outcome = 'loss')", 'gross_loss_usd')},
               ${money('sum(fee_usd)', 'fees_usd')},
               ${money('sum(funding_usd)', 'funding_usd')},
               ${money('sum(total_usd + exit_usd)', 'volume_usd')},
@@ -108,8 +109,8 @@ export class ClosedTradesSummaryQueries {
               coalesce(sum(duration), 0)::text AS duration_sum,
               (percentile_disc(0.5) WITHIN GROUP (ORDER BY duration))::text AS lower_middle,
               (percentile_disc(0.5) WITHIN GROUP (ORDER BY duration DESC))::text AS upper_middle,
-              trim_scale(max(net) FILTER (WHERE net > 0))::text AS largest_win,
-              trim_scale(min(net) FILTER (WHERE net < 0))::text AS largest_loss
+              trim_scale(max(net) FILTER (WHERE outcome = 'win'))::text AS largest_win,
+              trim_scale(min(net) FILTER (WHERE outcome = 'loss'))::text AS largest_loss
        FROM t
        GROUP BY GROUPING SETS ((), (coin))
        ORDER BY is_total DESC, coin COLLATE "C"`,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { epochMs, isoTime, keysetPage, ListQuery, type SqlRunner, ReadsTables } from '#database';
-import type { ClosedTrade } from '../../closed-trades/closed-trade.types.js';
+import type { ListedClosedTrade, TradeOutcome } from '../../closed-trades/closed-trade.types.js';
+import { NET_RESULT_SQL, OUTCOME_SQL } from './closed-trade-outcome.sql.js';
 
 /** Where a page of one wallet's trades ended: the last trade's close time and hash (newest first). */
 export interface ClosedTradeCursor {
@@ -18,7 +19,7 @@ export interface ClosedTradesQuery {
 }
 
 export interface ClosedTradesPage {
-  trades: ClosedTrade[];
+  trades: ListedClosedTrade[];
   /** Null on the last page. */
   next: ClosedTradeCursor | null;
 }
@@ -30,7 +31,8 @@ const SELECT = `
          duration, ${epochMs('open_time')} AS open_time, ${epochMs('close_time')} AS close_time, partial, trim_scale(total_size)::text AS total_size,
          trim_scale(total_usd)::text AS total_usd, trim_scale(realized_pnl_usd)::text AS realized_pnl_usd, count_fills,
          trim_scale(fee)::text AS fee, trim_scale(fee_usd)::text AS fee_usd, trim_scale(funding_usd)::text AS funding_usd,
-         trim_scale(carried_size)::text AS carried_size, trim_scale(exit_size)::text AS exit_size, trim_scale(exit_usd)::text AS exit_usd
+         trim_scale(carried_size)::text AS carried_size, trim_scale(exit_size)::text AS exit_size, trim_scale(exit_usd)::text AS exit_usd,
+         trim_scale(${NET_RESULT_SQL})::text AS net_pnl_usd, ${OUTCOME_SQL} AS outcome
   FROM closed_trades`;
 
 interface TradeRecord {
@@ -55,9 +57,11 @@ interface TradeRecord {
   carried_size: string;
   exit_size: string;
   exit_usd: string;
+  net_pnl_usd: string;
+  outcome: TradeOutcome;
 }
 
-function toTrade(r: TradeRecord): ClosedTrade {
+function toTrade(r: TradeRecord): ListedClosedTrade {
   return {
     address: r.address,
     hash: r.hash,
@@ -80,6 +84,8 @@ function toTrade(r: TradeRecord): ClosedTrade {
     carriedSize: r.carried_size,
     exitSize: r.exit_size,
     exitUsd: r.exit_usd,
+    netPnlUsd: r.net_pnl_usd,
+    outcome: r.outcome,
   };
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isoTime, KeysetCursorCodec } from '#database';
 import { InvalidInputError } from '#errors';
-import type { ClosedTrade } from '../../closed-trades/closed-trade.types.js';
+import type { ListedClosedTrade, TradeOutcome } from '../../closed-trades/closed-trade.types.js';
 import { jsonNumber, jsonNumberOrNull } from '../json-number.js';
 import { queryTimeMs } from '../query-time.js';
 import { ClosedTradesQueries } from './closed-trades.queries.js';
@@ -30,7 +30,7 @@ export interface ClosedTradesPageRequest {
 }
 
 export interface ClosedTradesResult {
-  trades: ClosedTrade[];
+  trades: ListedClosedTrade[];
   /** Opaque; null on the last page. */
   nextCursor: string | null;
 }
@@ -68,6 +68,8 @@ export interface ClosedTradeJson {
   fee: number;
   feeUsd: number;
   fundingUsd: number;
+  netPnlUsd: number;
+  outcome: TradeOutcome;
 }
 
 export interface ClosedTradesJsonPage {
@@ -76,8 +78,11 @@ export interface ClosedTradesJsonPage {
   nextCursor: string | null;
 }
 
-/** The contract's fields only: the stored extras (carriedSize, exitSize, exitUsd) stay inside. */
-export function toClosedTradeJson(t: ClosedTrade): ClosedTradeJson {
+/**
+ * The contract's fields, and the net result and outcome the summary counts the trade under; the stored
+ * extras (carriedSize, exitSize, exitUsd) stay inside.
+ */
+export function toClosedTradeJson(t: ListedClosedTrade): ClosedTradeJson {
   return {
     address: t.address,
     hash: t.hash,
@@ -97,6 +102,8 @@ export function toClosedTradeJson(t: ClosedTrade): ClosedTradeJson {
     fee: jsonNumber(t.fee),
     feeUsd: jsonNumber(t.feeUsd),
     fundingUsd: jsonNumber(t.fundingUsd),
+    netPnlUsd: jsonNumber(t.netPnlUsd),
+    outcome: t.outcome,
   };
 }
 

@@ -15,6 +15,8 @@ export abstract class ExportStore {
   /** Writes the file from `content`; another request writing the same key at once writes the same bytes. */
   abstract write(key: string, content: Readable): Promise<void>;
   abstract link(key: string, nowMs?: number): Promise<SignedLink>;
+  /** Deletes the file; one already gone is no error. */
+  abstract remove(key: string): Promise<void>;
 }
 
 /** Keys are built by the export service from fixed names, a coin (coinKey) and a height: nothing else is accepted. */

@@ -57,6 +57,10 @@ export class LocalDiskExportStore extends ExportStore {
     return { url, expiresAt: new Date(expires * 1000).toISOString() };
   }
 
+  async remove(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+
   /** The file behind a signed link; an expired, altered or foreign link is a ForbiddenError. */
   async open(key: string, expires: string, signature: string, nowMs = Date.now()): Promise<ExportFile> {
     const expiresAt = /^[0-9]{1,12}$/.test(expires) ? Number(expires) : NaN;
@@ -65,7 +69,7 @@ export class LocalDiskExportStore extends ExportStore {
     }
     if (expiresAt * 1000 < nowMs) throw new ForbiddenError('This download link has expired: ask the export route for a new one');
     const path = this.path(key);
-    // A link outlives its file only if the folder was emptied by hand.
+    // A link outlives its file only if the folder was emptied by hand (retention waits for the links to lapse).
     if (!(await this.has(key))) throw new NotFoundError('This export file no longer exists: ask the export route for a new one');
     return { stream: createReadStream(path), contentType: exportContentType(key), fileName: key.replaceAll('/', '-') };
   }

@@ -1,4 +1,4 @@
-import { GetObjectCommand, HeadObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
@@ -56,6 +56,10 @@ export class S3ExportStore extends ExportStore {
       signingDate: new Date(nowMs),
     });
     return { url, expiresAt: new Date(Math.floor(nowMs / 1000) * 1000 + EXPORT_LINK_TTL_SECONDS * 1000).toISOString() };
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.checked(key) }));
   }
 
   private checked(key: string): string {
