@@ -8,7 +8,7 @@ import { dataSourceOptions } from '#database';
 import { MarketStateWriter } from '#market';
 import { address, exchangeState, positionState, startedWriter, walletState } from '#testing';
 import { ApiHarness } from '../support/api-harness.js';
-import { BUILDER, WALLET, writeAnalyticsData } from '../support/analytics-data.js';
+import { BUILDER, routeSamples, WALLET, writeAnalyticsData } from '../support/analytics-data.js';
 import { AnswerValidator, operationsOf, type OpenApiDocument } from '../support/openapi-answers.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -106,30 +106,7 @@ describe('every answer as the OpenAPI document describes it', () => {
         walletState(NEWCOMER, { spotHype: '3' }),
       ]),
     );
-    const [{ cohort }]: Array<{ cohort: number }> = await dataSource.query(
-      `SELECT size_cohort_id AS cohort FROM wallets WHERE address = $1`,
-      [WALLET],
-    );
-    samples = {
-      coin: 'BTC',
-      segmentId: String(cohort),
-      segment: String(cohort),
-      segmentIds: String(cohort),
-      snapshotTime: iso(data.snapshotTime),
-      timeframe: '7d',
-      builder: BUILDER,
-      address: WALLET,
-      start: iso(data.first - 60_000),
-      end: iso(data.last + 60_000),
-      startTime: iso(data.snapshotTime - 5 * DAY),
-      endTime: iso(data.snapshotTime + DAY),
-      hasOpenPositions: 'true',
-      open: 'true',
-      positionRecencyTimeframe: '7d',
-      positionAge: '7d',
-      openedWithin: '7d',
-      interval: 'last50',
-    };
+    samples = await routeSamples(dataSource, data);
   });
   beforeEach(() => {
     problems.length = 0;

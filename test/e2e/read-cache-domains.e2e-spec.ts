@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, READ_TABLES, type ReadTable } from '#database';
 import { ApiHarness } from '../support/api-harness.js';
-import { BUILDER, WALLET, writeAnalyticsData, type AnalyticsData } from '../support/analytics-data.js';
+import { routeSamples, WALLET, writeAnalyticsData, type AnalyticsData } from '../support/analytics-data.js';
 import { apiDocument, cachedRoutes, requestsOf, type CachedRoute } from '../support/cached-routes.js';
 import { StatementCapture, tablesOf } from '../support/statement-capture.js';
 
@@ -28,8 +28,6 @@ const NOT_READ_BY_ANALYTICS = [
   'read_versions',
   'export_files',
 ];
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('the domains of the cached routes', () => {
   const capture = new StatementCapture();
@@ -80,30 +78,7 @@ describe('the domains of the cached routes', () => {
 
   it('runs every cached route, and each statement reads only tables its queries declare', async () => {
     const document = apiDocument(api.app);
-    const [{ cohort }]: Array<{ cohort: number }> = await dataSource.query(
-      `SELECT size_cohort_id AS cohort FROM wallets WHERE address = $1`,
-      [WALLET],
-    );
-    const samples: Record<string, string> = {
-      coin: 'BTC',
-      segmentId: String(cohort),
-      segment: String(cohort),
-      segmentIds: String(cohort),
-      snapshotTime: iso(data.snapshotTime),
-      timeframe: '7d',
-      builder: BUILDER,
-      address: WALLET,
-      start: iso(data.first - 60_000),
-      end: iso(data.last + 60_000),
-      startTime: iso(data.snapshotTime - 5 * 86_400_000),
-      endTime: iso(data.snapshotTime + 86_400_000),
-      hasOpenPositions: 'true',
-      open: 'true',
-      positionRecencyTimeframe: '7d',
-      positionAge: '7d',
-      openedWithin: '7d',
-      interval: 'last50',
-    };
+    const samples = await routeSamples(dataSource, data);
 
     const problems: string[] = [];
     for (const route of routes) {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,9 @@ import pg from 'pg';
 import { parseBlockLine, simulate, writeHlNodeLines, type SimLine, type SimulatorSettings } from '#exchange';
 import { resetDatabase, useTestEnvironment } from '#testing';
 import { run, type Run, waitFor } from '../support/app-process.js';
+
+// Each test starts built processes and waits for them: minutes on a busy two-core machine. The limit only catches a hang.
+jest.setTimeout(240_000);
 
 /** How many fill events the lines hold (every line must parse: the simulator writes only valid blocks). */
 function fillEvents(lines: Iterable<SimLine>): number {

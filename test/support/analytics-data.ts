@@ -90,3 +90,33 @@ export async function writeAnalyticsData(dataSource: DataSource): Promise<Analyt
   await (await startedWriter(dataSource, FillProjector)).project('node');
   return { snapshotTime, first: s1, last: s2 };
 }
+
+/** A value for every query and path parameter the analytics routes take, that finds the data written above. */
+export async function routeSamples(dataSource: DataSource, data: AnalyticsData): Promise<Record<string, string>> {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const day = 86_400_000;
+  const [{ cohort }]: Array<{ cohort: number }> = await dataSource.query(
+    `SELECT size_cohort_id AS cohort FROM wallets WHERE address = $1`,
+    [WALLET],
+  );
+  return {
+    coin: 'BTC',
+    segmentId: String(cohort),
+    segment: String(cohort),
+    segmentIds: String(cohort),
+    snapshotTime: iso(data.snapshotTime),
+    timeframe: '7d',
+    builder: BUILDER,
+    address: WALLET,
+    start: iso(data.first - 60_000),
+    end: iso(data.last + 60_000),
+    startTime: iso(data.snapshotTime - 5 * day),
+    endTime: iso(data.snapshotTime + day),
+    hasOpenPositions: 'true',
+    open: 'true',
+    positionRecencyTimeframe: '7d',
+    positionAge: '7d',
+    openedWithin: '7d',
+    interval: 'last50',
+  };
+}

@@ -20,8 +20,9 @@ export function run(app: string, env: Record<string, string>, args: string[] = [
   return { child, output: () => output, exited };
 }
 
-export async function waitFor(runInfo: Run, text: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+/** Waits for `text` in the output. The limit only catches a hang: a process loads for seconds on a busy machine. */
+export async function waitFor(runInfo: Run, text: string, timeoutMs = 45_000): Promise<void> {
+  for (const end = Date.now() + timeoutMs; Date.now() < end;) {
     if (runInfo.output().includes(text)) return;
     if (runInfo.child.exitCode !== null) throw new Error(`exited early:\n${runInfo.output()}`);
     await new Promise((r) => setTimeout(r, 50));

@@ -22,6 +22,20 @@ export interface Consumer {
 }
 
 /** Waits for `check` (a check that throws, as a query while Postgres is away, is a no), failing by name after `timeoutMs`: a limit that catches a hang, not a measurement. */
+/** The figures of `total` deliveries each delivered, received and charged once. */
+export function eachDeliveredOnce(total: number): Record<string, number> {
+  return {
+    rows: total,
+    delivered: total,
+    charged: total,
+    delivered_attempts: total,
+    distinct_delivered_attempts: total,
+    receivedRequests: total,
+    receivedDistinct: total,
+    rowsNotReceived: 0,
+  };
+}
+
 export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 120_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (
@@ -159,6 +173,20 @@ export class FaultStack {
       receivedDistinct: seen.size,
       rowsNotReceived: ids.filter((id) => !seen.has(id)).length,
     };
+  }
+
+  /**
+   * Waits until `total` deliveries are delivered and charged, then gives their figures (`deliveryFigures`). The
+   * limit only catches a hang: on a loaded machine the burst after an outage takes minutes. A timeout says where
+   * the figures stood.
+   */
+  async settledDeliveries(total: number, timeoutMs = 420_000): Promise<Record<string, number>> {
+    const settled = async () =>
+      (await this.count(`SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'delivered' AND usage_charged`)) === total;
+    await until('every delivery delivered and charged', settled, timeoutMs).catch(async (error: Error) => {
+      throw new Error(`${error.message}; of ${total}: ${JSON.stringify(await this.deliveryFigures())}`);
+    });
+    return this.deliveryFigures();
   }
 
   /** A client reading `path` in a loop (started), stopped by `close` if the test has not. */

@@ -5,13 +5,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { AlertsOutboxModule } from '#alerts';
-import { DatabaseModule, DatabaseSessionModule, WRITER_SESSION } from '#database';
-import { CATCH_UP_STATE_GROUP, FeedSourceAdapters, MarketWriteModule, type FeedSource } from '#market';
-import { JsonLogger, RuntimeModule } from '#runtime';
+import { CATCH_UP_STATE_GROUP, FeedSourceAdapters, type FeedSource } from '#market';
+import { JsonLogger } from '#runtime';
 import { dumpEveryTable, resetDatabase, resetRedis, seedExchangeWideRules, useTestEnvironment } from '#testing';
+import { INGESTOR_WRITE_SIDE } from './ingestor.module.js';
 
-// Item of "no silent loss": a state group whose transaction fails while the catch-up goes on. The chunk
+// A state group whose transaction fails while the catch-up goes on. The chunk
 // stored meanwhile and the one read ahead must not be dropped, and the group must be applied once Postgres
 // takes it again: every fill, order, delivery and state row as an uninterrupted run has them.
 
@@ -26,15 +25,7 @@ const START = NOW - 4 * HOUR;
 const UPDATES = 16;
 
 /** The ingestor's write side with its alert steps (IngestorModule without its runners): what one process has. */
-@Module({
-  imports: [
-    RuntimeModule.forApp('ingestor'),
-    DatabaseModule,
-    DatabaseSessionModule.of(WRITER_SESSION),
-    MarketWriteModule,
-    AlertsOutboxModule,
-  ],
-})
+@Module({ imports: INGESTOR_WRITE_SIDE })
 class WriteSide {}
 
 interface Process {

@@ -125,26 +125,23 @@ export class DeliveriesRepository {
   }
 
   /** A pending delivery whose rule was deleted or paused: cancelled, never sent or charged. */
-  async cancel(q: SqlRunner, deliveryId: string): Promise<boolean> {
-    const rows = await q.query(
-      `WITH cancelled AS (
-         UPDATE webhook_deliveries SET status = 'cancelled', last_error = 'cancelled: the rule was deleted or paused', updated_at = now()
-         WHERE delivery_id = $1 AND status = 'pending' RETURNING 1
-       )
-       SELECT 1 FROM cancelled`,
-      [deliveryId],
-    );
-    return rows.length === 1;
+  cancel(q: SqlRunner, deliveryId: string): Promise<boolean> {
+    return this.end(q, deliveryId, 'cancelled', 'cancelled: the rule was deleted or paused');
   }
 
-  async expire(q: SqlRunner, deliveryId: string): Promise<boolean> {
+  expire(q: SqlRunner, deliveryId: string): Promise<boolean> {
+    return this.end(q, deliveryId, 'expired', 'expired: not delivered within an hour of the occurrence');
+  }
+
+  /** Ends a delivery still pending, never sent from then on; false if it was no longer pending. */
+  private async end(q: SqlRunner, deliveryId: string, status: 'cancelled' | 'expired', error: string): Promise<boolean> {
     const rows = await q.query(
-      `WITH expired AS (
-         UPDATE webhook_deliveries SET status = 'expired', last_error = 'expired: not delivered within an hour of the occurrence', updated_at = now()
+      `WITH ended AS (
+         UPDATE webhook_deliveries SET status = $2, last_error = $3, updated_at = now()
          WHERE delivery_id = $1 AND status = 'pending' RETURNING 1
        )
-       SELECT 1 FROM expired`,
-      [deliveryId],
+       SELECT 1 FROM ended`,
+      [deliveryId, status, error],
     );
     return rows.length === 1;
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { WorkerSimulatorEngine } from '#exchange';
-import { openFactsDatabase, resetDatabase, startedWriter, useTestEnvironment } from '#testing';
+import { dumpEveryTable, openFactsDatabase, resetDatabase, startedWriter, useTestEnvironment } from '#testing';
 import { openMarketWriteContext } from '../market-write.module.js';
 import { FillProjector } from '../projections/fill.projector.js';
 import { CATCH_UP_STATE_GROUP, SimulatedExchangeIngestion, type SimulationOptions } from './simulated-exchange.ingestion.js';
@@ -28,52 +28,6 @@ const UPDATES = 12;
 const LIVE_STEP_MS = 7 * MINUTE;
 // The worker's build output (npm test builds before the suites run): a worker thread runs JavaScript.
 const WORKER_URL = new URL('../../../../dist/libs/exchange/src/simulator/simulator.worker.js', import.meta.url);
-
-/** Columns that hold a serial id or the wall-clock time of processing: not the data's, left out. */
-const WALL_CLOCK_COLUMNS = ['id', 'processed_at', 'updated_at'];
-/**
- * Partitions are compared through their parent; the migrations table is not data, nor are the read versions (values
- * of a sequence that never repeats a value, so the second run continues where the first stopped).
- */
-const SKIPPED_TABLES = new Set([
-  'migrations',
-  'read_versions',
-  'fills_2026_11',
-  'fills_default',
-  'open_order_intervals_closed',
-  'open_order_intervals_current',
-]);
-
-/**
- * Where the runs' batches end differs (the catch-up's at boundaries and hours, the live-like run's at its
- * steps too), and two things of the open-order book depend on it; neither reaches a snapshot or a route.
- * A removed order stays a `gone` row until the next snapshot deletes it, holding whatever its last change
- * left (and an order placed and removed within one batch leaves none): only the book's live rows are
- * compared. The remaining size is computed in TypeScript (`244.5`) when an order's status and its fill
- * are folded in one batch, and in SQL (`244.50`: numeric keeps the scale) when they are not: it is
- * compared by value, in the book and in its intervals.
- */
-const COMPARED_ROWS: Record<string, string> = { open_orders: 'NOT t.gone' };
-const BY_VALUE: Record<string, string[]> = { open_orders: ['sz'], open_order_intervals: ['sz'] };
-
-/** Every table's rows as JSON text, sorted, without the wall-clock columns (the open-order book's as above). */
-async function dumpAll(): Promise<Record<string, string[]>> {
-  const tables: Array<{ name: string }> = await dataSource.query(
-    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY 1`,
-  );
-  const dump: Record<string, string[]> = {};
-  for (const { name } of tables) {
-    if (SKIPPED_TABLES.has(name)) continue;
-    const trimmed = (BY_VALUE[name] ?? []).map((column) => ` || jsonb_build_object('${column}', trim_scale(t."${column}"))`).join('');
-    const rows: Array<{ row: string }> = await dataSource.query(
-      `SELECT (to_jsonb(t) - $1::text[]${trimmed})::text AS row FROM "${name}" t WHERE ${COMPARED_ROWS[name] ?? 'true'} ORDER BY 1`,
-      [WALL_CLOCK_COLUMNS],
-    );
-    dump[name] = rows.map((r) => r.row);
-  }
-  return dump;
-}
 
 interface Run {
   tables: Record<string, string[]>;
@@ -127,7 +81,8 @@ async function run(mode: 'catch-up' | 'live-like'): Promise<Run> {
   }
   await project(catchUp ? context.get(FillProjector) : await startedWriter(dataSource, FillProjector));
   await context.close();
-  result.tables = await dumpAll();
+  // Every table but the wall-clock columns, and the open-order book as `dumpEveryTable` explains.
+  result.tables = await dumpEveryTable((sql, params) => dataSource.query(sql, params));
   return result;
 }
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,9 @@ import { DataSource } from 'typeorm';
 import { HyperliquidSimulator, parseBlockLine, simulate, type SimulatorSettings } from '#exchange';
 import { dumpTables, FACT_TABLES, openFactsDatabase, resetDatabase, startedWriter, useTestEnvironment } from '#testing';
 import { CATCH_UP_STATE_GROUP, SimulatedExchangeIngestion, type SimulationOptions } from './simulated-exchange.ingestion.js';
+
+// Each test runs a catch-up (or two) of simulated hours: minutes on a busy two-core machine. The limit only catches a hang.
+jest.setTimeout(240_000);
 
 const config = useTestEnvironment();
 let dataSource: DataSource;
