@@ -17,8 +17,8 @@ const common = {
   setupFiles: ['<rootDir>/test/setup/reflect-metadata.ts'],
 } satisfies Config;
 
-// Four tiers (docs/architecture.md, "Tests"): pure units need no server; database specs, e2e and the fault soak
-// each get one database per Jest worker, created by the global set-up. `npm run test:unit` selects the first.
+// Five tiers (docs/architecture.md, "Tests"): pure units need no server; database specs, e2e, the fault soak and
+// the browser tests (a headless Chromium driving the dashboard the api serves) each get one database per Jest worker, created by the global set-up. `npm run test:unit` selects the first.
 // The fault soak runs for minutes, so it has a tier of its own that `npm run test:e2e` leaves out.
 const config: Config = {
   projects: [
@@ -39,6 +39,12 @@ const config: Config = {
       ...common,
       displayName: 'faults',
       testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+    },
+    {
+      ...common,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
     },
   ],
