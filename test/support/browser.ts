@@ -1,7 +1,9 @@
 import chromium from '@sparticuz/chromium';
 import { mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium as playwright, type Page } from 'playwright-core';
+import { ApiHarness } from './api-harness.js';
 
 /**
  * @sparticuz/chromium's flags meant for a serverless sandbox that would make this browser laxer than a
@@ -24,4 +26,13 @@ export async function launchBrowser(): Promise<Browser> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+}
+
+/** The api as production builds it, listening on a loopback port, with a browser to drive it. */
+export async function startDashboard(): Promise<{ api: ApiHarness; browser: Browser; origin: string; close: () => Promise<void> }> {
+  const api = await ApiHarness.start();
+  await api.app.listen(0, '127.0.0.1');
+  const origin = `http://127.0.0.1:${(api.app.getHttpServer().address() as AddressInfo).port}`;
+  const browser = await launchBrowser();
+  return { api, browser, origin, close: async () => void (await browser.close(), await api.close()) };
 }

@@ -5,6 +5,7 @@ import { ApiModule } from './api.module.js';
 import { AllExceptionsFilter } from './http/all-exceptions.filter.js';
 import { ApiExpressAdapter } from './http/json-text.adapter.js';
 import { mountApiDocs } from './http/api-docs.js';
+import { mountWebAssets } from './dashboard/web-assets.js';
 import { jsonBodyParser } from './http/json-body.parser.js';
 import { RequestObserver } from './http/request-observer.js';
 import { ApiValidationPipe } from './http/api-validation.pipe.js';
@@ -21,5 +22,6 @@ export async function createApiApp(): Promise<NestExpressApplication> {
   app.useGlobalFilters(new AllExceptionsFilter(logger));
   app.useGlobalPipes(new ApiValidationPipe());
   mountApiDocs(app);
+  mountWebAssets(app);
   return app;
 }
