@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AlertsManagementModule } from '#alerts';
-import { ApiAccessGuard, ApiAuthModule } from '#auth';
+import { ApiAccessGuard, ApiAuthModule, DashboardAccountsModule } from '#auth';
 import { DatabaseModule, DatabaseSessionModule } from '#database';
 import { ExportsModule, FavoritesWriteModule, MarketReadModule } from '#market';
 import { Metrics, RuntimeModule } from '#runtime';
@@ -36,6 +36,10 @@ import { AccountSegmentSummaryController } from './accounts/account-segment-summ
 import { AlertRulesController } from './events/alert-rules.controller.js';
 import { WebhookDeliveriesController } from './events/webhook-deliveries.controller.js';
 import { WebhookEndpointsController } from './events/webhook-endpoints.controller.js';
+import { DashboardKeysController } from './dashboard/dashboard-keys.controller.js';
+import { DashboardKeysService } from './dashboard/dashboard-keys.service.js';
+import { DashboardSessionController } from './dashboard/dashboard-session.controller.js';
+import { DashboardSessionService } from './dashboard/dashboard-session.service.js';
 
 @Module({
   imports: [
@@ -47,6 +51,7 @@ import { WebhookEndpointsController } from './events/webhook-endpoints.controlle
     FavoritesWriteModule,
     ExportsModule,
     AlertsManagementModule,
+    DashboardAccountsModule,
   ],
   controllers: [
     LiquidationFillsController,
@@ -75,10 +80,14 @@ import { WebhookEndpointsController } from './events/webhook-endpoints.controlle
     AlertRulesController,
     HealthController,
     MetricsController,
+    DashboardSessionController,
+    DashboardKeysController,
   ],
   providers: [
     RequestObserver,
     ExportRetentionRunner,
+    DashboardSessionService,
+    DashboardKeysService,
     { provide: APP_GUARD, useExisting: ApiAccessGuard },
     {
       provide: ReadCache,

@@ -9,7 +9,6 @@ export interface ApiKey {
   label: string | null;
   tail: string;
   createdAt: string;
-  lastUsedAt: string | null;
   expiresAt: string | null;
 }
 

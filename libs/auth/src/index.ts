@@ -12,3 +12,8 @@ export * from './quota/usage-meter.service.js';
 export * from './tokens/token.service.js';
 export * from './guards/current-principal.decorator.js';
 export * from './quota/delivery-usage.service.js';
+export * from './dashboard/dashboard-accounts.module.js';
+export * from './dashboard/dashboard-account.service.js';
+export * from './dashboard/dashboard-session.repository.js';
+export * from './dashboard/sign-in-limiter.service.js';
+export * from './tokens/api-token.repository.js';

@@ -42,3 +42,16 @@ export class PlanLimitError extends DomainError {
     super(message);
   }
 }
+
+/** The credentials given (an email and password) do not match an account: a 401 with this message. */
+export class InvalidCredentialsError extends DomainError {}
+
+/** Too many attempts at something guarded against guessing: a 429 with Retry-After. */
+export class TooManyAttemptsError extends DomainError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,7 +1,15 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QuotaExceededException } from '#auth';
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, PlanLimitError } from '#errors';
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidCredentialsError,
+  InvalidInputError,
+  NotFoundError,
+  PlanLimitError,
+  TooManyAttemptsError,
+} from '#errors';
 import { JsonLogger } from '#runtime';
 import { requestIdOf } from './request-observer.js';
 import { fieldErrorsBody, ValidationFailedException } from './validation-failed.exception.js';
@@ -26,6 +34,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
         stack: exception instanceof Error ? exception.stack : undefined,
       });
     }
+    if (exception instanceof TooManyAttemptsError) res.setHeader('Retry-After', exception.retryAfterSeconds);
     if (!res.headersSent) res.status(status).json(body);
   }
 
@@ -41,6 +50,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const { limit, plan, max, message } = exception;
       return [HttpStatus.FORBIDDEN, { status: 'error', error: 'plan_limit_exceeded', message, limit, plan, max }];
     }
+    if (exception instanceof InvalidCredentialsError) return [HttpStatus.UNAUTHORIZED, { status: 'error', message: exception.message }];
+    if (exception instanceof TooManyAttemptsError) return [HttpStatus.TOO_MANY_REQUESTS, { status: 'error', message: exception.message }];
     if (exception instanceof ConflictError) return [HttpStatus.CONFLICT, { status: 'error', message: exception.message }];
     if (exception instanceof HttpException && exception.getStatus() < 500) {
       const status = exception.getStatus();

@@ -24,15 +24,15 @@ describe('ApiTokenRepository', () => {
   it('inserts a token and returns it as stored, times as Dates', async () => {
     const id = randomUUID();
     const expiresAt = new Date('2031-02-03T04:05:06.789Z');
-    const row = await repository.insert(dataSource, { id, consumerId, label: 'bot', expiresAt });
-    expect(row).toEqual({ id, consumerId, label: 'bot', createdAt: expect.any(Date), expiresAt, revokedAt: null });
-    const plain = await repository.insert(dataSource, { id: randomUUID(), consumerId, label: null, expiresAt: null });
-    expect(plain).toMatchObject({ label: null, expiresAt: null, revokedAt: null });
+    const row = await repository.insert(dataSource, { id, consumerId, label: 'bot', tail: 'Xy_9', expiresAt });
+    expect(row).toEqual({ id, consumerId, label: 'bot', tail: 'Xy_9', createdAt: expect.any(Date), expiresAt, revokedAt: null });
+    const plain = await repository.insert(dataSource, { id: randomUUID(), consumerId, label: null, tail: null, expiresAt: null });
+    expect(plain).toMatchObject({ label: null, tail: null, expiresAt: null, revokedAt: null });
   });
 
   it('revokes a token once: a second revocation keeps the first time', async () => {
     const id = randomUUID();
-    const inserted = await repository.insert(dataSource, { id, consumerId, label: null, expiresAt: null });
+    const inserted = await repository.insert(dataSource, { id, consumerId, label: null, tail: null, expiresAt: null });
     const first = await repository.revoke(dataSource, id);
     expect(first).toEqual({ ...inserted, revokedAt: expect.any(Date) });
     await sleep(20);
@@ -50,16 +50,23 @@ describe('ApiTokenRepository', () => {
 
   it("names a live token's consumer, and no consumer for a revoked, expired, unknown or malformed id", async () => {
     const [{ id: other }] = await dataSource.query(`INSERT INTO consumers (name, plan) VALUES ('other', 'free') RETURNING id`);
-    const live = await repository.insert(dataSource, { id: randomUUID(), consumerId, label: null, expiresAt: null });
-    const theirs = await repository.insert(dataSource, { id: randomUUID(), consumerId: other, label: null, expiresAt: null });
+    const live = await repository.insert(dataSource, { id: randomUUID(), consumerId, label: null, tail: null, expiresAt: null });
+    const theirs = await repository.insert(dataSource, { id: randomUUID(), consumerId: other, label: null, tail: null, expiresAt: null });
     const later = await repository.insert(dataSource, {
       id: randomUUID(),
       consumerId,
       label: null,
+      tail: null,
       expiresAt: new Date(Date.now() + 60_000),
     });
-    const expired = await repository.insert(dataSource, { id: randomUUID(), consumerId, label: null, expiresAt: new Date(Date.now() - 1) });
-    const revoked = await repository.insert(dataSource, { id: randomUUID(), consumerId, label: null, expiresAt: null });
+    const expired = await repository.insert(dataSource, {
+      id: randomUUID(),
+      consumerId,
+      label: null,
+      tail: null,
+      expiresAt: new Date(Date.now() - 1),
+    });
+    const revoked = await repository.insert(dataSource, { id: randomUUID(), consumerId, label: null, tail: null, expiresAt: null });
     await repository.revoke(dataSource, revoked.id);
     expect(await repository.liveOwnerOf(dataSource, live.id)).toBe(consumerId);
     expect(await repository.liveOwnerOf(dataSource, later.id)).toBe(consumerId);
@@ -73,10 +80,34 @@ describe('ApiTokenRepository', () => {
   it('lists exactly the revoked ids', async () => {
     await dataSource.query(`TRUNCATE api_tokens`);
     const ids = [randomUUID(), randomUUID(), randomUUID()];
-    for (const id of ids) await repository.insert(dataSource, { id, consumerId, label: null, expiresAt: null });
+    for (const id of ids) await repository.insert(dataSource, { id, consumerId, label: null, tail: null, expiresAt: null });
     expect(await repository.revokedIds(dataSource)).toEqual([]);
     await repository.revoke(dataSource, ids[0]!);
     await repository.revoke(dataSource, ids[2]!);
     expect((await repository.revokedIds(dataSource)).sort()).toEqual([ids[0], ids[2]].sort());
+  });
+
+  it("lists a consumer's unrevoked tokens newest first, and revokes for an owner only its own", async () => {
+    await dataSource.query(`TRUNCATE api_tokens`);
+    const [{ id: other }] = await dataSource.query(`INSERT INTO consumers (name, plan) VALUES ('neighbour', 'free') RETURNING id`);
+    const insert = (owner: number, label: string, createdAt: string) =>
+      repository
+        .insert(dataSource, { id: randomUUID(), consumerId: owner, label, tail: label.slice(0, 4), expiresAt: null })
+        .then(async (row) => {
+          await dataSource.query(`UPDATE api_tokens SET created_at = $2 WHERE id = $1`, [row.id, createdAt]);
+          return row.id;
+        });
+    const older = await insert(consumerId, 'older', '2026-01-01T00:00:00Z');
+    const newer = await insert(consumerId, 'newer', '2026-02-01T00:00:00Z');
+    const gone = await insert(consumerId, 'gone', '2026-03-01T00:00:00Z');
+    const theirs = await insert(other, 'theirs', '2026-04-01T00:00:00Z');
+
+    expect(await repository.revoke(dataSource, theirs, consumerId)).toBeNull();
+    expect(await repository.revoke(dataSource, gone, consumerId)).toMatchObject({ id: gone, revokedAt: expect.any(Date) });
+    expect((await repository.listUnrevoked(dataSource, consumerId)).map((t) => [t.id, t.label, t.tail])).toEqual([
+      [newer, 'newer', 'newe'],
+      [older, 'older', 'olde'],
+    ]);
+    expect((await repository.listUnrevoked(dataSource, other)).map((t) => t.id)).toEqual([theirs]);
   });
 });

@@ -14,6 +14,9 @@ export interface IssuedToken {
   expiresAt: string | null;
 }
 
+/** Characters of a token's signature kept to tell keys apart: too few to help guess the rest. */
+export const TAIL_LENGTH = 4;
+
 /** Issues and revokes consumer JWTs (`sub` = consumer id, `jti` = token id). */
 @Injectable()
 export class TokenService {
@@ -33,11 +36,11 @@ export class TokenService {
   ): Promise<IssuedToken> {
     const tokenId = randomUUID();
     const expiresAt = options.expiresInSeconds ? new Date(Date.now() + options.expiresInSeconds * 1000) : null;
-    await this.tokens.insert(q, { id: tokenId, consumerId, label: options.label ?? null, expiresAt });
     const token = await this.jwt.signAsync(
       { sub: String(consumerId) },
       { jwtid: tokenId, ...(options.expiresInSeconds ? { expiresIn: options.expiresInSeconds } : {}) },
     );
+    await this.tokens.insert(q, { id: tokenId, consumerId, label: options.label ?? null, tail: token.slice(-TAIL_LENGTH), expiresAt });
     return { tokenId, token, expiresAt: expiresAt?.toISOString() ?? null };
   }
 
@@ -46,12 +49,17 @@ export class TokenService {
     return this.tokens.liveOwnerOf(this.dataSource, tokenId);
   }
 
+  listUnrevoked(consumerId: number): Promise<ApiTokenRow[]> {
+    return this.tokens.listUnrevoked(this.dataSource, consumerId);
+  }
+
   /**
    * Revokes in Postgres (the record every api process reloads from) and announces it on Redis so
-   * running api processes refuse the token at once. Returns null when no token has that id.
+   * running api processes refuse the token at once. Returns null when no token has that id (of
+   * `consumerId`, when given).
    */
-  async revoke(tokenId: string): Promise<ApiTokenRow | null> {
-    const row = await this.tokens.revoke(this.dataSource, tokenId);
+  async revoke(tokenId: string, consumerId?: number): Promise<ApiTokenRow | null> {
+    const row = await this.tokens.revoke(this.dataSource, tokenId, consumerId);
     if (row) await this.redis.publish(revocationChannel(this.keys), tokenId);
     return row;
   }

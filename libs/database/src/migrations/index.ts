@@ -22,6 +22,7 @@ import { CohortColumns1765500000000 } from './1765500000000-cohort-columns.migra
 import { SigningSecret1765640000000 } from './1765640000000-signing-secret.migration.js';
 import { AlertDeliveryLifecycle1765700000000 } from './1765700000000-alert-delivery-lifecycle.migration.js';
 import { ExportFiles1765720000000 } from './1765720000000-export-files.migration.js';
+import { DashboardAccounts1765800000000 } from './1765800000000-dashboard-accounts.migration.js';
 
 /** In the order they run; a new migration is appended here. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   SigningSecret1765640000000,
   AlertDeliveryLifecycle1765700000000,
   ExportFiles1765720000000,
+  DashboardAccounts1765800000000,
 ];
