@@ -2,18 +2,32 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import type { Browser } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import type { ApiHarness } from '../support/api-harness.js';
 import { screenshot, startDashboard } from '../support/browser.js';
+
+const EMAIL = 'grace@example.com';
+const PASSWORD = 'a long browser password';
+
+/** axe-core's serious and critical findings on the page as it is now, by rule and the elements it names. */
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ rule: v.id, targets: v.nodes.map((n) => n.target.join(' ')) }));
+}
 
 const BUILT_ASSETS = fileURLToPath(new URL('../../dist/web/assets/', import.meta.url));
 
 describe('the dashboard in a real browser', () => {
+  let api: ApiHarness;
   let browser: Browser;
   let origin: string;
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ browser, origin, close } = await startDashboard());
+    ({ api, browser, origin, close } = await startDashboard());
   });
   afterAll(() => close?.());
 
@@ -34,5 +48,67 @@ describe('the dashboard in a real browser', () => {
     await page.goto(`${origin}/docs`);
     await expect(page.getByRole('heading', { name: /Tidewatch API/ }).isVisible()).resolves.toBe(true);
     await screenshot(page, 'api-docs');
+  });
+
+  it('signs up, signs out and in again, creates a key the REST API accepts, and revokes it (then 401)', async () => {
+    const context = await browser.newContext();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${origin}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'sign-in');
+
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'sign-up');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await expect(page.getByText(`${EMAIL} · free plan`).isVisible()).resolves.toBe(true);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Email or password is wrong');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await expect(page.getByText('No keys yet.').isVisible()).resolves.toBe(true);
+
+    await page.getByLabel('Label').fill('browser key');
+    await page.getByLabel('Expires in (days, optional)').fill('7');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = page.getByLabel('New key “browser key”');
+    await shown.waitFor();
+    const token = await shown.inputValue();
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(token);
+    const row = page.getByRole('row', { name: /browser key/ });
+    await expect(row.getByRole('cell').nth(1).textContent()).resolves.toBe(`…${token.slice(-4)}`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'api-keys');
+
+    expect((await api.get('/api/external/usage', token)).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Revoke browser key' }).click();
+    await page.getByText('No keys yet.').waitFor();
+    // The revocation reaches the api's token cache through Redis pub/sub; wait for it rather than assume it.
+    let status = 200;
+    for (let i = 0; i < 50 && status !== 401; i++) {
+      status = (await api.get('/api/external/usage', token)).status;
+      if (status !== 401) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe(401);
+    await screenshot(page, 'api-keys-revoked');
+    expect(pageErrors).toEqual([]);
+    await context.close();
   });
 });

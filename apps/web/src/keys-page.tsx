@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { type ApiKey, type CreatedKey, createKey, listKeys, revokeKey } from './api.js';
 import { Failure, useAction } from './use-action.js';
 
@@ -99,8 +99,15 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedKey) => void }) 
 
 function NewKey({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
+  const field = useRef<HTMLInputElement>(null);
   const copy = async () => {
-    await navigator.clipboard.writeText(created.token);
+    try {
+      await navigator.clipboard.writeText(created.token);
+    } catch {
+      // The Clipboard API is refused without focus or permission; the selection can still be copied.
+      field.current?.select();
+      document.execCommand('copy');
+    }
     setCopied(true);
   };
   return (
@@ -110,7 +117,7 @@ function NewKey({ created, onDone }: { created: CreatedKey; onDone: () => void }
       </p>
       <label>
         New key “{created.label}”
-        <input readOnly value={created.token} onFocus={(e) => e.currentTarget.select()} />
+        <input ref={field} readOnly value={created.token} onFocus={(e) => e.currentTarget.select()} />
       </label>
       <button type="button" onClick={copy}>
         {copied ? 'Copied' : 'Copy'}
