@@ -39,6 +39,19 @@ export class ApiHarness {
     return token ? call.set('Authorization', `Bearer ${token}`) : call;
   }
 
+  /**
+   * The status `path` answers `token` once a revocation has reached this api: it arrives through Redis
+   * pub/sub, so the caller waits for it (up to 2.5 s) rather than assume it.
+   */
+  async statusOnceRevoked(path: string, token: string): Promise<number> {
+    let status = (await this.get(path, token)).status;
+    for (let i = 0; i < 50 && status !== 401; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await this.get(path, token)).status;
+    }
+    return status;
+  }
+
   /** A fresh consumer with its own token, as a new customer would have. */
   createConsumer(input: Partial<CreateConsumerInput> = {}): Promise<{ consumerId: number; token: string }> {
     return this.app.get(ConsumerService).create({ name: 'suite', plan: 'tier4', ...input });

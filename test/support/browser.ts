@@ -16,7 +16,9 @@ export const SCREENSHOTS = fileURLToPath(new URL('../artifacts/screenshots/', im
 
 /**
  * Headless Chromium as `npm install` brings it (@sparticuz/chromium unpacks its brotli-packed build
- * with the libraries it needs into the temp folder on first use), driven by playwright-core.
+ * with the libraries it needs into the temp folder on first use), driven by playwright-core. It runs as
+ * one process (`--single-process`): closing its last page or context ends it, so a spec leaves them open
+ * until it closes the browser.
  */
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = await chromium.executablePath();
