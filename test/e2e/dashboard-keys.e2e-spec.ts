@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { TokenUseRecorder } from '#auth';
 import { claimsOf } from '../support/jwt.js';
 import { ApiHarness } from '../support/api-harness.js';
 import { DashboardClient } from '../support/dashboard-client.js';
@@ -27,6 +28,7 @@ describe('dashboard API keys', () => {
       label: 'reporting',
       tail: token.slice(-4),
       createdAt: expect.any(String),
+      lastUsedAt: null,
       expiresAt: expect.any(String),
     });
     const days = (Date.parse(key.expiresAt) - before) / 86_400_000;
@@ -38,15 +40,21 @@ describe('dashboard API keys', () => {
     // Ada signed up first: consumer 1, on the Free plan, with this request counted.
     expect(usage.body.data).toMatchObject({ consumerId: 1, plan: 'free', limit: 100, used: 1 });
 
+    const usedBy = Date.now();
+    // The time of use is written in batches; write this one now rather than wait for the next.
+    await api.app.get(TokenUseRecorder).flush();
     const list = await ada.get('keys');
     expect(list.status).toBe(200);
-    expect(list.body).toEqual([key]);
+    expect(list.body).toEqual([{ ...key, lastUsedAt: expect.any(String) }]);
+    const lastUsed = Date.parse(list.body[0].lastUsedAt);
+    expect(lastUsed).toBeGreaterThanOrEqual(before);
+    expect(lastUsed).toBeLessThanOrEqual(usedBy);
     expect(JSON.stringify(list.body)).not.toContain(token);
   });
 
   it('lists a key without expiry as never expiring, newest first', async () => {
     const created = await ada.post('keys', { label: 'forever' });
-    expect(created.body.expiresAt).toBeNull();
+    expect([created.body.expiresAt, created.body.lastUsedAt]).toEqual([null, null]);
     expect((await ada.get('keys')).body.map((k: { label: string }) => k.label)).toEqual(['forever', 'reporting']);
   });
 

@@ -9,6 +9,7 @@ export interface ApiKey {
   label: string | null;
   tail: string;
   createdAt: string;
+  lastUsedAt: string | null;
   expiresAt: string | null;
 }
 

@@ -38,6 +38,7 @@ export function KeysPage() {
             <th scope="col">Label</th>
             <th scope="col">Key</th>
             <th scope="col">Created</th>
+            <th scope="col">Last used</th>
             <th scope="col">Expires</th>
             <th scope="col">
               <span class="visually-hidden">Actions</span>
@@ -52,6 +53,7 @@ export function KeysPage() {
                 <code>…{key.tail}</code>
               </td>
               <td>{when(key.createdAt, '')}</td>
+              <td>{when(key.lastUsedAt, 'Never')}</td>
               <td>{when(key.expiresAt, 'Never')}</td>
               <td>
                 <button type="button" class="danger" aria-label={`Revoke ${key.label ?? key.tail}`} onClick={() => revoke(key)}>

@@ -17,3 +17,4 @@ export * from './dashboard/dashboard-account.service.js';
 export * from './dashboard/dashboard-session.repository.js';
 export * from './dashboard/sign-in-limiter.service.js';
 export * from './tokens/api-token.repository.js';
+export * from './tokens/token-use.recorder.js';

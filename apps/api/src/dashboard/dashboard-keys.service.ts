@@ -3,11 +3,12 @@ import { ApiTokenRow, ConsumerService } from '#auth';
 
 const DAY_SECONDS = 24 * 3600;
 
-const view = (t: Pick<ApiTokenRow, 'id' | 'label' | 'tail' | 'createdAt' | 'expiresAt'>) => ({
+const view = (t: ApiTokenRow) => ({
   id: t.id,
   label: t.label,
   tail: t.tail,
   createdAt: t.createdAt.toISOString(),
+  lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
   expiresAt: t.expiresAt?.toISOString() ?? null,
 });
 

@@ -1,6 +1,7 @@
 import { ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import { RevokedTokensService } from '../tokens/revoked-tokens.service.js';
+import { TokenUseRecorder } from '../tokens/token-use.recorder.js';
 import { VerifiedTokenCache } from '../tokens/verified-token.cache.js';
 import { Principal, PrincipalHolder } from './principal.js';
 
@@ -22,6 +23,7 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
   constructor(
     private readonly verified: VerifiedTokenCache,
     private readonly revoked: RevokedTokensService,
+    private readonly uses: TokenUseRecorder,
   ) {
     super();
   }
@@ -36,10 +38,13 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     const principal = header === undefined ? undefined : this.verified.get(header);
     if (principal && !this.revoked.isRevoked(principal.tokenId)) {
       res.locals.principal = principal;
+      this.uses.used(principal.tokenId);
       return true;
     }
     return (super.canActivate(context) as Promise<boolean>).then(() => {
-      res.locals.principal = context.getArgByIndex<BearerRequest>(0).user;
+      const verified = context.getArgByIndex<BearerRequest>(0).user!;
+      res.locals.principal = verified;
+      this.uses.used(verified.tokenId);
       return true;
     });
   }

@@ -25,7 +25,16 @@ describe('ApiTokenRepository', () => {
     const id = randomUUID();
     const expiresAt = new Date('2031-02-03T04:05:06.789Z');
     const row = await repository.insert(dataSource, { id, consumerId, label: 'bot', tail: 'Xy_9', expiresAt });
-    expect(row).toEqual({ id, consumerId, label: 'bot', tail: 'Xy_9', createdAt: expect.any(Date), expiresAt, revokedAt: null });
+    expect(row).toEqual({
+      id,
+      consumerId,
+      label: 'bot',
+      tail: 'Xy_9',
+      createdAt: expect.any(Date),
+      expiresAt,
+      revokedAt: null,
+      lastUsedAt: null,
+    });
     const plain = await repository.insert(dataSource, { id: randomUUID(), consumerId, label: null, tail: null, expiresAt: null });
     expect(plain).toMatchObject({ label: null, tail: null, expiresAt: null, revokedAt: null });
   });
@@ -109,5 +118,16 @@ describe('ApiTokenRepository', () => {
       [older, 'older', 'olde'],
     ]);
     expect((await repository.listUnrevoked(dataSource, other)).map((t) => t.id)).toEqual([theirs]);
+  });
+
+  it('moves a last use forward only, for the tokens named', async () => {
+    const used = await repository.insert(dataSource, { id: randomUUID(), consumerId, label: null, tail: null, expiresAt: null });
+    const idle = await repository.insert(dataSource, { id: randomUUID(), consumerId, label: null, tail: null, expiresAt: null });
+    const later = new Date('2026-05-01T10:00:00.000Z');
+    await repository.recordUse(dataSource, [{ id: used.id, at: later }]);
+    await repository.recordUse(dataSource, [{ id: used.id, at: new Date('2026-05-01T09:00:00.000Z') }]);
+    const rows = await repository.listUnrevoked(dataSource, consumerId);
+    expect(rows.find((r) => r.id === used.id)!.lastUsedAt).toEqual(later);
+    expect(rows.find((r) => r.id === idle.id)!.lastUsedAt).toBeNull();
   });
 });

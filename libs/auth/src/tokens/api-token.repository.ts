@@ -10,6 +10,8 @@ export interface ApiTokenRow {
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /** Up to a few seconds late: TokenUseRecorder writes in batches. */
+  lastUsedAt: Date | null;
 }
 
 interface ApiTokenRecord {
@@ -20,9 +22,10 @@ interface ApiTokenRecord {
   created_at: Date;
   expires_at: Date | null;
   revoked_at: Date | null;
+  last_used_at: Date | null;
 }
 
-const COLUMNS = 'id, consumer_id, label, tail, created_at, expires_at, revoked_at';
+const COLUMNS = 'id, consumer_id, label, tail, created_at, expires_at, revoked_at, last_used_at';
 /** The shape of a uuid: anything else names no token, and Postgres would refuse it as an invalid uuid. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -35,6 +38,7 @@ function toRow(r: ApiTokenRecord): ApiTokenRow {
     createdAt: r.created_at,
     expiresAt: r.expires_at,
     revokedAt: r.revoked_at,
+    lastUsedAt: r.last_used_at,
   };
 }
 
@@ -87,6 +91,15 @@ export class ApiTokenRepository {
       [consumerId],
     );
     return rows.map(toRow);
+  }
+
+  /** Moves each token's last use forward to `at` (never back: batches of several processes may cross). */
+  async recordUse(q: SqlRunner, uses: Array<{ id: string; at: Date }>): Promise<void> {
+    await q.query(
+      `UPDATE api_tokens t SET last_used_at = GREATEST(t.last_used_at, u.at)
+       FROM unnest($1::uuid[], $2::timestamptz[]) AS u (id, at) WHERE t.id = u.id`,
+      [uses.map((u) => u.id), uses.map((u) => u.at.toISOString())],
+    );
   }
 
   async revokedIds(q: SqlRunner): Promise<string[]> {
