@@ -78,8 +78,14 @@ describe('the dashboard in a real browser', () => {
     await screenshot(page, 'api-keys');
 
     expect((await api.get('/api/external/usage', token)).status).toBe(200);
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByRole('heading', { name: 'Usage' }).waitFor();
+    await page.getByText('1 of 100').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'usage');
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
 
-    await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('button', { name: 'Revoke browser key' }).click();
     await page.getByText('No keys yet.').waitFor();
     expect(await api.statusOnceRevoked('/api/external/usage', token)).toBe(401);

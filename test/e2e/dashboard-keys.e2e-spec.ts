@@ -92,4 +92,24 @@ describe('dashboard API keys', () => {
     expect((await stranger.get('keys')).status).toBe(401);
     expect((await stranger.post('keys', { label: 'x' })).status).toBe(401);
   });
+
+  it("gives the signed-in account's usage tokens this period, as the REST API counts them", async () => {
+    const fresh = await DashboardClient.signedUp(api, 'carol@example.com');
+    const empty = await fresh.get('usage');
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual({
+      consumerId: 3,
+      plan: 'free',
+      period: { start: expect.any(String), end: expect.any(String) },
+      used: 0,
+      limit: 100,
+      remaining: 100,
+      resetsAt: empty.body.period.end,
+    });
+    const { token } = (await fresh.post('keys', { label: 'counted' })).body;
+    for (let i = 0; i < 3; i++) expect((await api.get(USAGE, token)).status).toBe(200);
+    expect((await fresh.get('usage')).body).toMatchObject({ used: 3, remaining: 97 });
+    const stranger = new DashboardClient(api);
+    expect((await stranger.get('usage')).status).toBe(401);
+  });
 });

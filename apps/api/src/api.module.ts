@@ -40,6 +40,7 @@ import { DashboardKeysController } from './dashboard/dashboard-keys.controller.j
 import { DashboardKeysService } from './dashboard/dashboard-keys.service.js';
 import { DashboardSessionController } from './dashboard/dashboard-session.controller.js';
 import { DashboardSessionService } from './dashboard/dashboard-session.service.js';
+import { DashboardUsageController } from './dashboard/dashboard-usage.controller.js';
 
 @Module({
   imports: [
@@ -82,6 +83,7 @@ import { DashboardSessionService } from './dashboard/dashboard-session.service.j
     MetricsController,
     DashboardSessionController,
     DashboardKeysController,
+    DashboardUsageController,
   ],
   providers: [
     RequestObserver,

@@ -17,6 +17,14 @@ export interface CreatedKey extends ApiKey {
   token: string;
 }
 
+export interface Usage {
+  plan: string;
+  used: number;
+  limit: number;
+  remaining: number;
+  resetsAt: string;
+}
+
 export class ApiError extends Error {}
 
 let csrfToken = '';
@@ -45,3 +53,4 @@ export const signOut = () => call<void>('POST', 'sign-out');
 export const listKeys = () => call<ApiKey[]>('GET', 'keys');
 export const createKey = (label: string, expiresInDays?: number) => call<CreatedKey>('POST', 'keys', { label, expiresInDays });
 export const revokeKey = (id: string) => call<void>('DELETE', `keys/${id}`);
+export const loadUsage = () => call<Usage>('GET', 'usage');
