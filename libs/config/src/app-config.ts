@@ -177,6 +177,20 @@ export class AppConfig {
   @Max(65_536)
   READ_CACHE_MB = 256;
 
+  /** A websocket stream connection that sends nothing for this long (ms) is closed, as Hyperliquid's are; a ping keeps it open. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(3_600_000)
+  WS_IDLE_TIMEOUT_MS = 60_000;
+
+  /** Seconds a browser's single-use websocket ticket (`POST /api/external/ws/tickets`) stays valid. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(5)
+  @Max(600)
+  WS_TICKET_TTL_SECONDS = 60;
+
   /** Where export downloads are kept: `local` (EXPORT_DIR, served by the api at signed paths) or `s3` (any S3-compatible store). */
   @IsIn(['local', 's3'])
   EXPORT_STORE: 'local' | 's3' = 'local';
