@@ -6,6 +6,7 @@ import { DatabaseModule, DatabaseSessionModule } from '#database';
 import { ExportsModule, FavoritesWriteModule, MarketReadModule } from '#market';
 import { Metrics, RuntimeModule } from '#runtime';
 import { AppConfig } from '#config';
+import { StreamsModule } from '#streams';
 import { RequestObserver } from './http/request-observer.js';
 import { ReadCache } from './http/read-cache/read-cache.js';
 import { registerReadCacheMetrics } from './http/read-cache/read-cache.metrics.js';
@@ -36,6 +37,8 @@ import { AccountSegmentSummaryController } from './accounts/account-segment-summ
 import { AlertRulesController } from './events/alert-rules.controller.js';
 import { WebhookDeliveriesController } from './events/webhook-deliveries.controller.js';
 import { WebhookEndpointsController } from './events/webhook-endpoints.controller.js';
+import { StreamsGateway } from './streams/streams.gateway.js';
+import { WsTicketsController } from './streams/ws-tickets.controller.js';
 
 @Module({
   imports: [
@@ -47,6 +50,7 @@ import { WebhookEndpointsController } from './events/webhook-endpoints.controlle
     FavoritesWriteModule,
     ExportsModule,
     AlertsManagementModule,
+    StreamsModule,
   ],
   controllers: [
     LiquidationFillsController,
@@ -73,12 +77,14 @@ import { WebhookEndpointsController } from './events/webhook-endpoints.controlle
     WebhookEndpointsController,
     WebhookDeliveriesController,
     AlertRulesController,
+    WsTicketsController,
     HealthController,
     MetricsController,
   ],
   providers: [
     RequestObserver,
     ExportRetentionRunner,
+    StreamsGateway,
     { provide: APP_GUARD, useExisting: ApiAccessGuard },
     {
       provide: ReadCache,

@@ -8,11 +8,21 @@ import { PublicRoutes } from './guards/public-routes.js';
 import { RateLimiterService } from './quota/rate-limiter.service.js';
 import { RevokedTokensService } from './tokens/revoked-tokens.service.js';
 import { VerifiedTokenCache } from './tokens/verified-token.cache.js';
+import { WsTicketService } from './tokens/ws-ticket.service.js';
 
-/** Request-path authentication and quotas for the api: bearer JWT, plan rate limit, usage tokens. */
+/** Request-path authentication and quotas for the api: bearer JWT, plan rate limit, usage tokens; websocket tickets. */
 @Module({
   imports: [AccountsModule, PassportModule],
-  providers: [PublicRoutes, RevokedTokensService, VerifiedTokenCache, JwtStrategy, RateLimiterService, BearerAuthGuard, ApiAccessGuard],
-  exports: [AccountsModule, ApiAccessGuard],
+  providers: [
+    PublicRoutes,
+    RevokedTokensService,
+    VerifiedTokenCache,
+    JwtStrategy,
+    RateLimiterService,
+    BearerAuthGuard,
+    ApiAccessGuard,
+    WsTicketService,
+  ],
+  exports: [AccountsModule, ApiAccessGuard, BearerAuthGuard, WsTicketService],
 })
 export class ApiAuthModule {}

@@ -12,3 +12,5 @@ export * from './quota/usage-meter.service.js';
 export * from './tokens/token.service.js';
 export * from './guards/current-principal.decorator.js';
 export * from './quota/delivery-usage.service.js';
+export * from './guards/bearer-auth.guard.js';
+export * from './tokens/ws-ticket.service.js';

@@ -203,7 +203,10 @@ export function liquidationGroups(block: FillsBlockOccurrence): Array<{ hash: st
       (g) => g.fills.push(fill),
     );
   });
-  return [...byHash].map(([hash, groups]) => ({ hash, groups: [...groups.values()].map(summariseLiquidation(hash)).sort(byAddressThenMarket) }));
+  return [...byHash].map(([hash, groups]) => ({
+    hash,
+    groups: [...groups.values()].map(summariseLiquidation(hash)).sort(byAddressThenMarket),
+  }));
 }
 
 /** `liquidation`: the liquidated wallet's own fills, per source hash, with a group per wallet and market. */
@@ -238,7 +241,17 @@ export function matchLiquidations(index: RuleIndex, block: FillsBlockOccurrence,
 }
 
 function summariseLiquidation(hash: string) {
-  return ({ address, market, firstIndex, fills }: { address: string; market: string; firstIndex: number; fills: Fill[] }): LiquidationGroup => {
+  return ({
+    address,
+    market,
+    firstIndex,
+    fills,
+  }: {
+    address: string;
+    market: string;
+    firstIndex: number;
+    fills: Fill[];
+  }): LiquidationGroup => {
     fills.sort(byTimeThenTid);
     const { size, notional } = totals(fills);
     const side = new Dec(fills[0]!.startPosition).gt(0) ? 'long' : 'short';
