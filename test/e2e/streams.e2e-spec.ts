@@ -21,17 +21,18 @@ describe('websocket streams: GET /ws', () => {
   let url: string;
   let nextBlock = 7_000;
   let nextTid = 700_000;
+  let env: Record<string, string>;
 
   beforeAll(async () => {
     dir = await NodeDataDir.create();
-    api = await ApiHarness.start({
-      env: {
-        EXCHANGE_SOURCE: 'node',
-        HL_NODE_DATA_DIR: dir.root,
-        HL_INFO_URL: 'http://127.0.0.1:9/info',
-        WS_IDLE_TIMEOUT_MS: String(IDLE_MS),
-      },
-    });
+    // A state source that answers nothing: these tests are about fills and ledger events.
+    env = {
+      EXCHANGE_SOURCE: 'node',
+      HL_NODE_DATA_DIR: dir.root,
+      HL_INFO_URL: 'http://127.0.0.1:9/info',
+      WS_IDLE_TIMEOUT_MS: String(IDLE_MS),
+    };
+    api = await ApiHarness.start({ env });
     await api.app.listen(0, '127.0.0.1');
     url = `ws://127.0.0.1:${(api.app.getHttpServer().address() as AddressInfo).port}/ws`;
     ingestor = await createIngestorApp();
@@ -54,11 +55,7 @@ describe('websocket streams: GET /ws', () => {
 
   async function write(stream: 'node_fills_by_block' | 'misc_events_by_block', events: unknown[], timeMs = Date.now()) {
     const blockNumber = nextBlock++;
-    const time = nodeTime(timeMs, 0);
-    const d = new Date(timeMs);
-    const file = `${d.toISOString().slice(0, 10).replaceAll('-', '')}/${d.getUTCHours()}`;
-    await dir.append(stream, file, `${JSON.stringify({ local_time: time, block_time: time, block_number: blockNumber, events })}\n`);
-    return { blockNumber, blockTime: time };
+    return { blockNumber, blockTime: await dir.appendBlock(stream, blockNumber, timeMs, events) };
   }
 
   const fill = (coin: string, px: string, sz: string, extra: Partial<WireFill> = {}): WireFill =>
@@ -500,6 +497,32 @@ describe('websocket streams: GET /ws', () => {
       expect((await framesOf(client, kept, 1)).map((f) => f.seq)).toEqual([1]);
       expect(client.frames.filter((f) => f.subId === dropped)).toEqual([]);
       client.close();
+    });
+
+    // Last: passport keeps one strategy per name for the whole Node process, so once a second app in this process
+    // has registered its own and closed, token checks of the first would go through a closed app.
+    it('sends the same frames through a second api process: every process hears every committed event', async () => {
+      const other = await ApiHarness.start({ reset: false, env });
+      try {
+        await other.app.listen(0, '127.0.0.1');
+        const { token } = await api.createConsumer();
+        const here = await admitted(token);
+        const there = StreamClient.connect(`ws://127.0.0.1:${(other.app.getHttpServer().address() as AddressInfo).port}/ws`, bearer(token));
+        const [subHere, subThere] = [
+          await subscribe(here, { type: 'fills', coin: 'AVAX' }),
+          await subscribe(there, { type: 'fills', coin: 'AVAX' }),
+        ];
+        const avax = fill('AVAX', '35.5', '10');
+        await write('node_fills_by_block', [[address(0x5d1), avax]]);
+        const [fromHere] = await framesOf(here, subHere, 1);
+        const [fromThere] = await framesOf(there, subThere, 1);
+        expect(fromThere).toEqual(fromHere);
+        expect(fromHere).toMatchObject({ seq: 1, eventId: `fill:${avax.tid}:${address(0x5d1)}`, data: { px: '35.5', sz: '10' } });
+        here.close();
+        there.close();
+      } finally {
+        await other.close();
+      }
     });
   });
 });
