@@ -7,6 +7,7 @@ import { address, NodeDataDir, wireFill, type WireFill } from '#testing';
 import { createIngestorApp } from '../../apps/ingestor/src/ingestor.bootstrap.js';
 import { ApiHarness } from '../support/api-harness.js';
 import { claimsOf, tamper } from '../support/jwt.js';
+import { fillPayload } from '../support/fill-payload.js';
 import { StreamClient, type StreamFrame } from '../support/stream-client.js';
 
 // `GET /ws` through the production api bootstrap, fed by a real ingestor tailing hl-node files: the close
@@ -294,33 +295,7 @@ describe('websocket streams: GET /ws', () => {
         seq,
         cursor: { block: block.blockNumber, index },
         eventId: `fill:${f.tid}:${wallet}`,
-        data: {
-          address: wallet,
-          id: `${f.tid}:${wallet}`,
-          coin: f.coin,
-          px: f.px,
-          sz: f.sz,
-          side: f.side,
-          time: f.time,
-          oid: f.oid,
-          tid: f.tid,
-          hash: f.hash,
-          fullCoinName: f.coin,
-          fillType: 'perp',
-          dir: f.dir,
-          startPosition: f.startPosition,
-          closedPnl: f.closedPnl,
-          fee: f.fee,
-          feeToken: 'USDC',
-          builder: null,
-          builderFee: null,
-          crossed: f.crossed,
-          cloid: null,
-          blockNumber: block.blockNumber,
-          blockTime: block.blockTime,
-          localTime: block.blockTime,
-          ...((f as { liquidation?: object }).liquidation ? { liquidation } : {}),
-        },
+        data: { address: wallet, ...fillPayload(wallet, f, block) },
       });
       expect(await framesOf(client, btc, 3)).toEqual([
         frame(btc, 1, first, 0, victim, sold),
