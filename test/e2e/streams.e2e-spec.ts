@@ -476,8 +476,9 @@ describe('websocket streams: GET /ws', () => {
 
     // Last: passport keeps one strategy per name for the whole Node process, so once a second app in this process
     // has registered its own and closed, token checks of the first would go through a closed app.
-    it('sends the same frames through a second api process: every process hears every committed event', async () => {
+    it('sends the same frames through a second api process, which closes its connections with 1001 when it stops', async () => {
       const other = await ApiHarness.start({ reset: false, env });
+      let stopped = false;
       try {
         await other.app.listen(0, '127.0.0.1');
         const { token } = await api.createConsumer();
@@ -493,10 +494,12 @@ describe('websocket streams: GET /ws', () => {
         const [fromThere] = await framesOf(there, subThere, 1);
         expect(fromThere).toEqual(fromHere);
         expect(fromHere).toMatchObject({ seq: 1, eventId: `fill:${avax.tid}:${address(0x5d1)}`, data: { px: '35.5', sz: '10' } });
-        here.close();
-        there.close();
-      } finally {
         await other.close();
+        stopped = true;
+        expect(await there.closed).toEqual({ code: 1001, reason: 'server shutting down' });
+        here.close();
+      } finally {
+        if (!stopped) await other.close();
       }
     });
   });
