@@ -5,7 +5,7 @@ import { TokenService } from '#auth';
 import { nodeTime } from '#exchange';
 import { address, NodeDataDir, wireFill, type WireFill } from '#testing';
 import { createIngestorApp } from '../../apps/ingestor/src/ingestor.bootstrap.js';
-import { ApiHarness } from '../support/api-harness.js';
+import { ApiHarness, awaitFreshRateWindow } from '../support/api-harness.js';
 import { claimsOf, tamper } from '../support/jwt.js';
 import { fillPayload } from '../support/fill-payload.js';
 import { StreamClient, type StreamFrame } from '../support/stream-client.js';
@@ -208,6 +208,47 @@ describe('websocket streams: GET /ws', () => {
         channel: 'subscriptionResponse',
         data: { method: 'unsubscribe', subId: 1 },
       });
+      client.close();
+    });
+
+    it("counts each message like a request: past the plan's rate limit a message gets an error frame, is not carried out, and REST is limited too", async () => {
+      await awaitFreshRateWindow();
+      const { token } = await api.createConsumer({ rateLimitPerMinute: 3 });
+      const client = await admitted(token);
+      await client.request({ method: 'ping' }, 'pong');
+      await client.request({ method: 'subscribe', subscription: { type: 'ledger' } }, 'subscriptionResponse');
+      const refused = await client.request({ method: 'subscribe', subscription: { type: 'fills' } }, 'error');
+      const retryAfter = (refused.data as { retryAfter: number }).retryAfter;
+      expect(refused).toEqual({
+        channel: 'error',
+        data: {
+          error: 'rate_limit_exceeded',
+          message: `Rate limit of 3 requests and messages per minute exceeded; retry after ${retryAfter} s.`,
+          retryAfter,
+        },
+      });
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(client.frames.filter((f) => f.channel === 'subscriptionResponse')).toHaveLength(1);
+      expect((await api.get('/api/external/usage', token)).status).toBe(429);
+      client.close();
+    });
+
+    it('spends a usage token per message: with none left a message gets an error frame naming the reset', async () => {
+      const { token } = await api.createConsumer({ usageLimit: 2 });
+      const client = await admitted(token);
+      await client.request({ method: 'ping' }, 'pong');
+      const refused = await client.request({ method: 'ping' }, 'error');
+      const reset = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1));
+      expect(refused).toEqual({
+        channel: 'error',
+        data: {
+          error: 'usage_limit_exceeded',
+          message: `All 2 usage tokens of this month are spent; they reset at ${reset.toISOString()}.`,
+          retryAfter: expect.any(Number),
+        },
+      });
+      expect(client.frames.filter((f) => f.channel === 'pong')).toHaveLength(2);
       client.close();
     });
 

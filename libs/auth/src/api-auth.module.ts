@@ -23,6 +23,6 @@ import { WsTicketService } from './tokens/ws-ticket.service.js';
     ApiAccessGuard,
     WsTicketService,
   ],
-  exports: [AccountsModule, ApiAccessGuard, BearerAuthGuard, WsTicketService],
+  exports: [AccountsModule, ApiAccessGuard, BearerAuthGuard, RateLimiterService, WsTicketService],
 })
 export class ApiAuthModule {}

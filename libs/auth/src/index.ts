@@ -14,3 +14,4 @@ export * from './guards/current-principal.decorator.js';
 export * from './quota/delivery-usage.service.js';
 export * from './guards/bearer-auth.guard.js';
 export * from './tokens/ws-ticket.service.js';
+export * from './quota/rate-limiter.service.js';

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@ne
 import Big from 'big.js';
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { BearerAuthGuard, WsTicketService } from '#auth';
+import { BearerAuthGuard, RateLimiterService, UsageMeterService, WsTicketService, type Principal } from '#auth';
 import { AppConfig } from '#config';
 import { InvalidInputError } from '#errors';
 import type { StreamEvent } from '../channels/stream-event.js';
@@ -30,6 +30,8 @@ export class StreamSessionsService implements OnModuleInit, BeforeApplicationShu
     private readonly connections: StreamConnectionsRegistry,
     private readonly events: StreamEventsSubscriber,
     private readonly config: AppConfig,
+    private readonly limiter: RateLimiterService,
+    private readonly meter: UsageMeterService,
   ) {}
 
   onModuleInit(): void {
@@ -62,12 +64,37 @@ export class StreamSessionsService implements OnModuleInit, BeforeApplicationShu
     const session = this.sessions.get(socket);
     if (!session || !(await session.ready)) return;
     session.idleTimer?.refresh();
+    const refusal = await this.charge(session.principal!);
+    if (refusal) return send(session, { channel: 'error', data: refusal });
     try {
       this.handle(session, parseMessage(raw));
     } catch (error) {
       if (!(error instanceof InvalidInputError)) throw error;
       send(session, { channel: 'error', data: { field: error.field, message: error.message } });
     }
+  }
+
+  /**
+   * A client message counts like a request: one hit of the plan's per-minute limit, then one usage token. A
+   * message past either is answered with an error frame and not carried out; the connection stays.
+   */
+  private async charge(user: Principal): Promise<Record<string, unknown> | null> {
+    const decision = await this.limiter.hit(user.consumerId, user.limits.requestsPerMinute);
+    if (!decision.allowed) {
+      const retryAfter = Math.max(1, Math.ceil((decision.windowEnd - Date.now()) / 1000));
+      return {
+        error: 'rate_limit_exceeded',
+        message: `Rate limit of ${user.limits.requestsPerMinute} requests and messages per minute exceeded; retry after ${retryAfter} s.`,
+        retryAfter,
+      };
+    }
+    const { allowed, period } = await this.meter.spend(user.limits);
+    if (allowed) return null;
+    return {
+      error: 'usage_limit_exceeded',
+      message: `All ${user.limits.usageLimit} usage tokens of this ${user.limits.plan.usagePeriod} are spent; they reset at ${period.end.toISOString()}.`,
+      retryAfter: Math.max(1, Math.ceil((period.end.getTime() - Date.now()) / 1000)),
+    };
   }
 
   private async admit(session: StreamSession, request: IncomingMessage): Promise<boolean> {
