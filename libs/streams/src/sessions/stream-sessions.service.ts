@@ -64,13 +64,19 @@ export class StreamSessionsService implements OnModuleInit, BeforeApplicationShu
     const session = this.sessions.get(socket);
     if (!session || !(await session.ready)) return;
     session.idleTimer?.refresh();
-    const refusal = await this.charge(session.principal!);
-    if (refusal) return send(session, { channel: 'error', data: refusal });
     try {
+      const refusal = await this.charge(session.principal!);
+      if (refusal) return send(session, { channel: 'error', data: refusal });
       this.handle(session, parseMessage(raw));
     } catch (error) {
-      if (!(error instanceof InvalidInputError)) throw error;
-      send(session, { channel: 'error', data: { field: error.field, message: error.message } });
+      if (error instanceof InvalidInputError)
+        return send(session, { channel: 'error', data: { field: error.field, message: error.message } });
+      // Redis away while counting the message: the client is told to retry, in the protocol's own shape.
+      this.logger.warn(`websocket message failed: ${(error as Error).message}`);
+      send(session, {
+        channel: 'error',
+        data: { error: 'unavailable', message: 'The message could not be handled now; retry in a few seconds.' },
+      });
     }
   }
 
