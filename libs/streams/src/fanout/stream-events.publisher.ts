@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { AfterCommitHook } from '#database';
 import { ExchangeFactsWriter, type FactsBatch } from '#market';
@@ -6,20 +6,24 @@ import { REDIS, RedisKeys } from '#runtime';
 import { streamEventsOf } from '../channels/stream-events.js';
 import { streamEventsChannel } from './stream-events.channel.js';
 
-/** How long the number of listening api processes is trusted before it is asked again. */
-const LISTENERS_TTL_MS = 1_000;
+/** How often the number of listening api processes is asked again. */
+const LISTENERS_EVERY_MS = 1_000;
 
 /**
  * Publishes a batch's stream events once its facts are committed, so no subscriber sees an event a
- * crash could still take back. A publish that fails (Redis away) is logged: live subscribers miss
+ * crash could still take back. Nothing here holds the ingest: the publish is not awaited (ioredis sends a
+ * connection's commands in order, so frames keep their order), and the number of listening api processes
+ * is asked on a timer, not per batch. A publish that fails (Redis away) is logged: live subscribers miss
  * those events, and the rows stay in Postgres for REST and for a resume. While no api process listens
  * (a catch-up before any api started) no events are built at all, so ingestion pays nothing for them.
  */
 @Injectable()
-export class StreamEventsPublisher implements AfterCommitHook<FactsBatch>, OnModuleInit {
+export class StreamEventsPublisher implements AfterCommitHook<FactsBatch>, OnModuleInit, OnModuleDestroy {
   readonly name = 'streams-publish';
   private readonly logger = new Logger(StreamEventsPublisher.name);
-  private listeners = { count: 0, until: 0 };
+  private listeners = 0;
+  private timer?: NodeJS.Timeout;
+  private asking = false;
 
   constructor(
     private readonly facts: ExchangeFactsWriter,
@@ -29,22 +33,34 @@ export class StreamEventsPublisher implements AfterCommitHook<FactsBatch>, OnMod
 
   onModuleInit(): void {
     this.facts.steps.registerAfterCommit(this);
+    void this.askListeners();
+    this.timer = setInterval(() => void this.askListeners(), LISTENERS_EVERY_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
   }
 
   async afterCommit(batch: FactsBatch): Promise<void> {
-    if (batch.blocks.length === 0 || !(await this.anyListener())) return;
+    if (batch.blocks.length === 0 || this.listeners === 0) return;
     const events = streamEventsOf(batch.blocks);
     if (events.length === 0) return;
-    await this.redis.publish(streamEventsChannel(this.keys), JSON.stringify(events)).catch((error: Error) => {
+    void this.redis.publish(streamEventsChannel(this.keys), JSON.stringify(events)).catch((error: Error) => {
       this.logger.warn(`${events.length} stream events committed but not published: ${error.message}`);
     });
   }
 
-  private async anyListener(): Promise<boolean> {
-    if (Date.now() >= this.listeners.until) {
-      const answer = (await this.redis.pubsub('NUMSUB', streamEventsChannel(this.keys)).catch(() => [])) as [string?, number?];
-      this.listeners = { count: Number(answer[1] ?? 0), until: Date.now() + LISTENERS_TTL_MS };
+  private async askListeners(): Promise<void> {
+    if (this.asking) return; // a Redis that is away answers slowly: one question at a time
+    this.asking = true;
+    try {
+      const answer = (await this.redis.pubsub('NUMSUB', streamEventsChannel(this.keys))) as [string?, number?];
+      this.listeners = Number(answer[1] ?? 0);
+    } catch {
+      // Unknown while Redis is away: the last count stands, and a publish meanwhile fails and is logged.
+    } finally {
+      this.asking = false;
     }
-    return this.listeners.count > 0;
   }
 }
