@@ -8,7 +8,7 @@ import { OrderDesk } from './order-desk.js';
 import { OrderMatcher } from './order-matching.js';
 import { RestingBooks } from './resting-book.js';
 import { SeededRandom } from './seeded-random.js';
-import { DEFAULT_BOOK_ORDERS, type SimLine, type SimulatorSettings } from './simulator.types.js';
+import { DEFAULT_BOOK_ORDERS, type ExchangeClock, type SimLine, type SimulatorSettings } from './simulator.types.js';
 import { TradeWriter } from './trade-writer.js';
 import { TriggerOrdersWriter } from './trigger-orders.writer.js';
 import { TwapOrdersWriter } from './twap-orders.writer.js';
@@ -24,7 +24,7 @@ const HOUR_MS = 3_600_000;
  * parser is what reads them. Same settings, same lines, byte for byte. Each concern is a writer of its
  * own; this class runs the blocks and decides, by one draw per user action, whose turn it is.
  */
-export class HyperliquidSimulator {
+export class HyperliquidSimulator implements ExchangeClock {
   readonly markets: MarketBook;
   readonly wallets: WalletBook;
   private readonly random: SeededRandom;
@@ -55,7 +55,8 @@ export class HyperliquidSimulator {
     this.wallets = new WalletBook(settings.wallets, settings.makers ?? 3, this.random, this.markets);
     const builders = [0, 1, 2].map(() => `0x${this.random.hex(40)}`);
     const validators = [0, 1, 2].map(() => `0x${this.random.hex(40)}`);
-    const clock = () => this.clockMs;
+    // The writers read the exchange time from the simulator itself.
+    const clock: ExchangeClock = this;
     const { random, wallets, markets, books } = this;
     const desk = new OrderDesk(random, clock);
     const matcher = new OrderMatcher(books, new TradeWriter(random, wallets, clock), desk, wallets.makers, random);
