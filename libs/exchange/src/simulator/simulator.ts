@@ -55,21 +55,20 @@ export class HyperliquidSimulator implements ExchangeClock {
     this.wallets = new WalletBook(settings.wallets, settings.makers ?? 3, this.random, this.markets);
     const builders = [0, 1, 2].map(() => `0x${this.random.hex(40)}`);
     const validators = [0, 1, 2].map(() => `0x${this.random.hex(40)}`);
-    // The writers read the exchange time from the simulator itself.
-    const clock: ExchangeClock = this;
     const { random, wallets, markets, books } = this;
-    const desk = new OrderDesk(random, clock);
-    const matcher = new OrderMatcher(books, new TradeWriter(random, wallets, clock), desk, wallets.makers, random);
+    // The writers read the exchange time from the simulator itself (its `nowMs`).
+    const desk = new OrderDesk(random, this);
+    const matcher = new OrderMatcher(books, new TradeWriter(random, wallets, this), desk, wallets.makers, random);
     const levels = ladderLevels(bookOrders, wallets.makers.length * markets.markets.length * 2);
     this.marketMakers = new MarketMakers(wallets.makers, markets.markets, books, desk, random, levels);
     const userTarget = Math.max(0, bookOrders - levels * wallets.makers.length * markets.markets.length * 2);
     const parties = { traders: wallets.traders, makers: wallets.makers, markets: markets.markets, builders };
-    this.userOrders = new UserLimitOrders(userTarget, parties, books, desk, matcher, random, clock);
+    this.userOrders = new UserLimitOrders(userTarget, parties, books, desk, matcher, random, this);
     this.marketOrders = new MarketOrdersWriter(random, desk, matcher, wallets, builders);
-    this.triggers = new TriggerOrdersWriter(random, desk, markets, this.marketOrders, builders, clock);
-    this.twaps = new TwapOrdersWriter(random, desk, matcher, this.marketOrders, clock);
+    this.triggers = new TriggerOrdersWriter(random, desk, markets, this.marketOrders, builders, this);
+    this.twaps = new TwapOrdersWriter(random, desk, matcher, this.marketOrders, this);
     this.liquidations = new LiquidationsWriter(desk, matcher, wallets, markets);
-    this.ledger = new LedgerEventsWriter(random, desk, wallets, markets, validators, clock);
+    this.ledger = new LedgerEventsWriter(random, desk, wallets, markets, validators, this);
   }
 
   /** Number of the last block written (before the first block, the one before it). */
