@@ -32,7 +32,7 @@ export interface RestingOrder {
 }
 
 /** Level prices, smallest first. */
-class LevelHeap extends MinHeap<number> {
+export class LevelHeap extends MinHeap<number> {
   protected less(a: number, b: number): boolean {
     return a < b;
   }
@@ -42,7 +42,7 @@ class LevelHeap extends MinHeap<number> {
  * One side of one market: price levels (FIFO sets, so time priority holds within a price) and a heap of
  * level prices for the best one. Emptied levels stay in the heap until they reach its top.
  */
-class BookSide {
+export class BookSide {
   private readonly levels = new Map<number, Set<RestingOrder>>();
   /** Level prices signed so the best is the smallest: asks as they are, bids negated. */
   private readonly heap = new LevelHeap();

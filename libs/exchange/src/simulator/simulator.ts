@@ -30,6 +30,8 @@ export class HyperliquidSimulator implements ExchangeClock {
   private readonly random: SeededRandom;
   private readonly volatility: number;
   private clockMs: number;
+  /** Exchange time the runs so far went to: the next run's blocks come after it. */
+  private runUntilMs: number;
   private pendingDtMs: number | null = null;
   private blockNumber = 800_000_000;
   private readonly books = new RestingBooks();
@@ -50,6 +52,7 @@ export class HyperliquidSimulator implements ExchangeClock {
     this.random = new SeededRandom(settings.seed);
     this.volatility = settings.hourlyVolatility ?? 0.02;
     this.clockMs = settings.startTimeMs;
+    this.runUntilMs = settings.startTimeMs;
     // The wallets, builders and validators are drawn first, in this order: every later draw follows theirs.
     this.markets = new MarketBook(settings.markets);
     this.wallets = new WalletBook(settings.wallets, settings.makers ?? 3, this.random, this.markets);
@@ -81,6 +84,11 @@ export class HyperliquidSimulator implements ExchangeClock {
     return this.clockMs;
   }
 
+  /** Exchange time the runs so far reached (at or after the last block): where the next run starts. */
+  get reachedMs(): number {
+    return this.runUntilMs;
+  }
+
   /**
    * Lines of every block up to and including `untilMs`, in block order. Runs can be chained
    * (run(a) then run(b)) with the same output as run(b) alone.
@@ -88,7 +96,10 @@ export class HyperliquidSimulator implements ExchangeClock {
   *run(untilMs: number): Generator<SimLine> {
     for (;;) {
       this.pendingDtMs ??= this.random.int(100, 1000);
-      if (this.clockMs + this.pendingDtMs > untilMs) return;
+      if (this.clockMs + this.pendingDtMs > untilMs) {
+        this.runUntilMs = Math.max(this.runUntilMs, untilMs);
+        return;
+      }
       const dt = this.pendingDtMs;
       this.pendingDtMs = null;
       yield* this.block(dt);

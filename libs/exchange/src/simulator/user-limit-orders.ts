@@ -40,7 +40,7 @@ interface Expiry {
 }
 
 /** Soonest first; order ids break ties. */
-class ExpiryHeap extends MinHeap<Expiry> {
+export class ExpiryHeap extends MinHeap<Expiry> {
   protected less(a: Expiry, b: Expiry): boolean {
     return a.atMs < b.atMs || (a.atMs === b.atMs && a.order.wire.oid < b.order.wire.oid);
   }
