@@ -26,7 +26,7 @@ describe('simulator saved state', () => {
   const until = savedAt + 30 * 60_000 + 7_000;
   const uninterrupted = new HyperliquidSimulator(SETTINGS);
   const before = linesOf(uninterrupted, savedAt);
-  const saved = saveSimulator(uninterrupted, SETTINGS);
+  const saved = saveSimulator(uninterrupted);
 
   it('restores a simulator that writes the very blocks the saved one goes on to write', () => {
     const restored = restoreSimulator(saved, SETTINGS);
@@ -39,7 +39,7 @@ describe('simulator saved state', () => {
     expect(after).toEqual(linesOf(uninterrupted, until));
     // The whole state agrees too, books included: each saved again holds the same graph (v8 may write a
     // number once as an integer, once as a double, so the bytes themselves can differ).
-    const graph = (simulator: HyperliquidSimulator) => deserialize(saveSimulator(simulator, SETTINGS).subarray(32)) as unknown;
+    const graph = (simulator: HyperliquidSimulator) => deserialize(saveSimulator(simulator).subarray(32)) as unknown;
     expect(graph(restored)).toEqual(graph(uninterrupted));
     expect(restored.openOrders()).toEqual(uninterrupted.openOrders());
   });

@@ -85,14 +85,14 @@ interface SavedState {
  * then the object graph (SavedState, v8's serializer for the values). A restored simulator continues
  * with exactly the blocks the saved one would have written.
  */
-export function saveSimulator(simulator: HyperliquidSimulator, settings: SimulatorSettings): Uint8Array {
+export function saveSimulator(simulator: HyperliquidSimulator): Uint8Array {
   const index = new Map<object, number>([[simulator, 0]]);
   const queue: object[] = [simulator];
   const shapeIndex = new Map<string, number>();
   const state: SavedState = {
     version: SAVED_STATE_VERSION,
     code: CODE_FINGERPRINT,
-    settings,
+    settings: simulator.settings,
     shapes: [],
     nodeShapes: [],
     nodeSizes: [],

@@ -43,7 +43,7 @@ export class HyperliquidSimulator implements ExchangeClock {
   private readonly liquidations: LiquidationsWriter;
   private readonly ledger: LedgerEventsWriter;
 
-  constructor(private readonly settings: SimulatorSettings) {
+  constructor(readonly settings: SimulatorSettings) {
     if (!Number.isSafeInteger(settings.startTimeMs) || settings.startTimeMs < 0) throw new Error('startTimeMs must be epoch ms');
     if (settings.wallets < 2) throw new Error('wallets must be 2 or more');
     if (!(settings.eventsPerSecond > 0)) throw new Error('eventsPerSecond must be positive');
