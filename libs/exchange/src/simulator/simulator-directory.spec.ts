@@ -246,6 +246,21 @@ describe('SimulatorDirectory', () => {
       });
     });
 
+    it('is written less often than hourly while catching up, and with the span that ends a catch-up an hour or more after the last', async () => {
+      await withDir(async (dir) => {
+        // The wall time between saves never passes: only the first hour and the end of the catch-up are saved.
+        const directory = await SimulatorDirectory.open(dir, SETTINGS, undefined, { saveStateEveryMs: Number.POSITIVE_INFINITY });
+        await writeTo(directory, START + 2 * HOUR_MS + 2 * QUARTER_MS);
+        expect((await manifest(dir)).savedState.reachedMs).toBe(START + HOUR_MS);
+        const end = START + 2 * HOUR_MS + 3 * QUARTER_MS;
+        await directory.write(await directory.generate(end, false, true));
+        await directory.write(await directory.generate(end + QUARTER_MS, false, true));
+        await directory.close();
+        expect((await manifest(dir)).savedState.reachedMs).toBe(end);
+        expect(await stateFiles(dir)).toEqual([`simulator-state-${end}.bin`]);
+      });
+    });
+
     it('lets a restart resume from it, not from the start, and write byte for byte the files of a run never stopped', async () => {
       const whole = await uninterrupted();
       await withDir(async (dir) => {

@@ -66,8 +66,9 @@ export interface SimulatorDirectoryOptions {
 export class SimulatorDirectory {
   /** Exchange time the spans asked for so far reach (ahead of the files while spans are in flight). */
   private plannedUntilMs: number;
-  /** Wall time the last saved state was asked for. */
+  /** Wall time the last saved state was asked for, and the exchange time it is at. */
   private savedAskedAt = Number.NEGATIVE_INFINITY;
+  private savedUntilMs: number;
 
   private constructor(
     readonly dir: string,
@@ -80,6 +81,7 @@ export class SimulatorDirectory {
     private readonly saveStateEveryMs: number,
   ) {
     this.plannedUntilMs = manifest.writtenUntilMs;
+    this.savedUntilMs = manifest.savedState?.reachedMs ?? manifest.settings.startTimeMs;
   }
 
   /**
@@ -156,13 +158,17 @@ export class SimulatorDirectory {
   /**
    * Asks the engine for the blocks after the last span asked for up to `untilMs` (and the books at its
    * end with `withState`). Spans may be asked for ahead, then must be written in the same order.
+   *
+   * The simulator's state goes with the first span to reach an exchange hour, at most every
+   * `saveStateEveryMs` of wall time; and with a span that ends where the caller is going (`lastPlanned`:
+   * the end of a catch-up, or live) an hour or more after the last one saved.
    */
-  generate(untilMs: number, withState: boolean): Promise<GeneratedSpan> {
+  generate(untilMs: number, withState: boolean, lastPlanned = false): Promise<GeneratedSpan> {
     if (untilMs <= this.plannedUntilMs) throw new Error(`span to ${untilMs} asked for after one to ${this.plannedUntilMs}`);
-    // The simulator's state is saved with the first span to reach each exchange hour, every so often.
+    const newHour = Math.floor(untilMs / HOUR_MS) > Math.floor(this.plannedUntilMs / HOUR_MS);
     const save =
-      Math.floor(untilMs / HOUR_MS) > Math.floor(this.plannedUntilMs / HOUR_MS) && Date.now() - this.savedAskedAt >= this.saveStateEveryMs;
-    if (save) this.savedAskedAt = Date.now();
+      (newHour && Date.now() - this.savedAskedAt >= this.saveStateEveryMs) || (lastPlanned && untilMs - this.savedUntilMs >= HOUR_MS);
+    if (save) [this.savedAskedAt, this.savedUntilMs] = [Date.now(), untilMs];
     this.plannedUntilMs = untilMs;
     return this.engine.generate(untilMs, withState, save);
   }

@@ -365,7 +365,7 @@ export class SimulatedExchangeIngestion {
       if (untilMs <= from) return;
       const boundary = (Math.floor(from / options.stateIntervalMs) + 1) * options.stateIntervalMs;
       const end = Math.min(untilMs, boundary, from + HOUR_MS);
-      const span = directory.generate(end, end === boundary);
+      const span = directory.generate(end, end === boundary, end === untilMs);
       // Awaited in its turn; a failure of one asked for ahead must not count as unhandled meanwhile.
       span.catch(() => undefined);
       this.ahead.push({ untilMs: end, boundary: end === boundary, span });
