@@ -66,7 +66,7 @@ describe('input limits: body depth and path values', () => {
     });
   });
 
-  describe('path values', () => {
+  describe('path and query values', () => {
     const coinRoutes = (coin: string) => [
       `/api/external/position-metrics/coin/${coin}`,
       `/api/external/position-metrics/coin/${coin}/segment/1`,
@@ -84,6 +84,26 @@ describe('input limits: body depth and path values', () => {
       ['an emoji', encodeURIComponent('🐋'), 'coin may hold only letters, digits and : @ / _ . -'],
     ])('answers a coin with %s with a 400 naming coin on every coin route', async (_, coin, message) => {
       for (const path of coinRoutes(coin)) {
+        const res = await api.get(path, token);
+        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: badParameter('coin', message) });
+      }
+    });
+
+    // The same checks on the `coin` filter of the lists, so a query never carries an arbitrary string either.
+    const coinFilterRoutes = (coin: string) => [
+      `/api/external/orders/5m-snapshots/latest?coin=${coin}`,
+      `/api/external/fills/liquidation?coin=${coin}`,
+      `/api/external/positions?coin=${coin}`,
+    ];
+
+    it.each([
+      ['41 characters', 'A'.repeat(41), 'coin must be at most 40 characters'],
+      ['a quote', "BTC'", 'coin may hold only letters, digits and : @ / _ . -'],
+      ['a NUL', 'BTC%00', 'coin may hold only letters, digits and : @ / _ . -'],
+      ['nothing', '', 'coin should not be empty'],
+      ['two values', 'BTC&coin=ETH', 'coin must be a string'],
+    ])('answers a coin filter with %s with a 400 naming coin on every list', async (_, coin, message) => {
+      for (const path of coinFilterRoutes(coin)) {
         const res = await api.get(path, token);
         expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: badParameter('coin', message) });
       }

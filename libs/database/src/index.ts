@@ -1,4 +1,5 @@
 export * from './data-source.js';
+export * from './database-unavailable.js';
 export * from './database.module.js';
 export * from './secrets/signing-keys.js';
 export * from './sql/index.js';

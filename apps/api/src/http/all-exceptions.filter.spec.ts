@@ -1,5 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import type { ArgumentsHost } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
 import { InvalidCursorError } from '#database';
 import { ConflictError, InvalidInputError, NotFoundError, PlanLimitError } from '#errors';
 import type { JsonLogger } from '#runtime';
@@ -7,11 +8,15 @@ import { AllExceptionsFilter } from './all-exceptions.filter.js';
 import { ValidationFailedException } from './validation-failed.exception.js';
 
 /** What the filter sends for `exception`, through a fake express request and response. */
-function render(exception: unknown): { status: number; body: unknown; logged: unknown[][] } {
+function render(exception: unknown): { status: number; body: unknown; logged: unknown[][]; headers: Record<string, string> } {
   const sent: { status?: number; body?: unknown } = {};
+  const headers: Record<string, string> = {};
   const res = {
     headersSent: false,
     locals: {},
+    setHeader(name: string, value: string) {
+      headers[name] = value;
+    },
     status(code: number) {
       sent.status = code;
       return this;
@@ -25,7 +30,7 @@ function render(exception: unknown): { status: number; body: unknown; logged: un
   const host = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as unknown as ArgumentsHost;
   const write = jest.fn();
   new AllExceptionsFilter({ write } as unknown as JsonLogger).catch(exception, host);
-  return { status: sent.status!, body: sent.body, logged: write.mock.calls };
+  return { status: sent.status!, body: sent.body, logged: write.mock.calls, headers };
 }
 
 describe('AllExceptionsFilter', () => {
@@ -38,6 +43,7 @@ describe('AllExceptionsFilter', () => {
         errors: [{ field: 'startTime', message: 'startTime and endTime must be no more than 30 days apart' }],
       },
       logged: [],
+      headers: {},
     });
   });
 
@@ -58,6 +64,7 @@ describe('AllExceptionsFilter', () => {
       status: 404,
       body: { status: 'error', message: 'No builder 0xabc has routed a fill' },
       logged: [],
+      headers: {},
     });
   });
 
@@ -66,6 +73,7 @@ describe('AllExceptionsFilter', () => {
       status: 409,
       body: { status: 'error', message: 'delivery abc expired at 2026-11-24T11:00:00.000Z' },
       logged: [],
+      headers: {},
     });
   });
 
@@ -81,6 +89,7 @@ describe('AllExceptionsFilter', () => {
         max: 1000,
       },
       logged: [],
+      headers: {},
     });
   });
 
@@ -93,6 +102,7 @@ describe('AllExceptionsFilter', () => {
       status: 400,
       body: { status: 'error', message: 'Invalid parameters: limit', errors },
       logged: [],
+      headers: {},
     });
   });
 
@@ -101,5 +111,41 @@ describe('AllExceptionsFilter', () => {
     expect(status).toBe(500);
     expect(body).toEqual({ status: 'error', message: 'Internal error', requestId: undefined });
     expect(logged).toEqual([['error', 'request failed', expect.objectContaining({ method: 'GET', error: 'connection refused' })]]);
+  });
+
+  // Postgres away is the server's trouble, not the client's: 503 with a Retry-After, logged like a 500.
+  it.each([
+    [
+      'a server shutting down (SQLSTATE 57P01)',
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    ],
+    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+    ['a connection ended under a query', new Error('Connection terminated unexpectedly')],
+    ['the pool wait run out', new Error('timeout exceeded when trying to connect')],
+    [
+      "TypeORM's wrap of a lost connection (SQLSTATE 08006)",
+      new QueryFailedError('SELECT 1', [], Object.assign(new Error('connection failure'), { code: '08006' })),
+    ],
+  ])('answers %s with a logged 503 and Retry-After', (_, error) => {
+    const { status, body, logged, headers } = render(error);
+    expect(status).toBe(503);
+    expect(body).toEqual({
+      status: 'error',
+      message: 'Service unavailable: the database cannot be reached; try again shortly',
+      requestId: undefined,
+    });
+    expect(headers).toEqual({ 'Retry-After': '5' });
+    expect(logged).toEqual([['error', 'request failed', expect.objectContaining({ error: (error as Error).message })]]);
+  });
+
+  it('answers a failed query that is not about the connection (SQLSTATE 42P01) with a 500', () => {
+    const error = new QueryFailedError(
+      'SELECT * FROM nope',
+      [],
+      Object.assign(new Error('relation "nope" does not exist'), { code: '42P01' }),
+    );
+    const { status, headers } = render(error);
+    expect(status).toBe(500);
+    expect(headers).toEqual({});
   });
 });

@@ -1,12 +1,20 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QuotaExceededException } from '#auth';
+import { isDatabaseUnavailable } from '#database';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, PlanLimitError } from '#errors';
 import { JsonLogger } from '#runtime';
 import { requestIdOf } from './request-observer.js';
 import { fieldErrorsBody, ValidationFailedException } from './validation-failed.exception.js';
 
-/** Every error body of the design (section 4); anything unexpected is a 500 whose cause is logged under the request id. */
+/** A client told the database is away tries again after this long (a Postgres restart takes seconds). */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Every error body of the design (section 4). Postgres away (restarting, unreachable, out of connections)
+ * is a 503 with Retry-After: the client did nothing wrong and may try again. Anything else unexpected is a
+ * 500. Both are logged with their cause under the request id.
+ */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   constructor(private readonly logger: JsonLogger) {}
@@ -26,7 +34,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
         stack: exception instanceof Error ? exception.stack : undefined,
       });
     }
-    if (!res.headersSent) res.status(status).json(body);
+    if (res.headersSent) return;
+    if (status === HttpStatus.SERVICE_UNAVAILABLE) res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+    res.status(status).json(body);
   }
 
   private render(exception: unknown, requestId: string | undefined): [number, object] {
@@ -52,6 +62,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (typeof raw?.status === 'number' && raw.status >= 400 && raw.status < 500 && raw.expose) {
       return [raw.status, { status: 'error', message: raw.message ?? 'Bad request' }];
     }
+    if (isDatabaseUnavailable(exception))
+      return [
+        HttpStatus.SERVICE_UNAVAILABLE,
+        { status: 'error', message: 'Service unavailable: the database cannot be reached; try again shortly', requestId },
+      ];
     return [HttpStatus.INTERNAL_SERVER_ERROR, { status: 'error', message: 'Internal error', requestId }];
   }
 }

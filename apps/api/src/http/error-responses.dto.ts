@@ -16,7 +16,7 @@ export class FieldErrorDto {
 export class ErrorResponseDto {
   @ApiProperty({ enum: ['error'] }) status: 'error';
   @ApiProperty({ example: 'Unauthorized' }) message: string;
-  @ApiPropertyOptional({ description: 'Present on 500: quote it when reporting the problem' }) requestId?: string;
+  @ApiPropertyOptional({ description: 'Present on 500 and 503: quote it when reporting the problem' }) requestId?: string;
 }
 
 export class ValidationErrorResponseDto {

@@ -1,8 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { queryTimeMessage } from '#market';
+import { COIN_PATTERN, MAX_COIN_LENGTH } from './path-params.js';
 
 // The query and path fields most routes share, declared once so they validate and read the same
 // everywhere. applyDecorators registers in the order given, the order stacked decorators register
@@ -18,6 +19,18 @@ export function PageLimit(max: number, description: string, defaultValue = max) 
     Type(() => Number),
     IsOptional(),
     ApiPropertyOptional({ minimum: 1, maximum: max, default: defaultValue, description }),
+  );
+}
+
+/** An optional market filter, held to the characters and length of a path's coin so anything else is a 400 naming it. */
+export function QueryCoin(description: string) {
+  return applyDecorators(
+    IsString(),
+    IsNotEmpty(),
+    MaxLength(MAX_COIN_LENGTH, { message: `coin must be at most ${MAX_COIN_LENGTH} characters` }),
+    Matches(COIN_PATTERN, { message: 'coin may hold only letters, digits and : @ / _ . -' }),
+    IsOptional(),
+    ApiPropertyOptional({ example: 'BTC', maxLength: MAX_COIN_LENGTH, pattern: COIN_PATTERN.source, description }),
   );
 }
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { LIQUIDATION_FILLS_MAX_LIMIT, LIQUIDATION_RISK_MAX_LIMIT } from '#market';
-import { NextCursor, PageLimit, PageOffset, PlainIntegerId, QueryTime } from '../http/query-fields.js';
+import { NextCursor, PageLimit, PageOffset, PlainIntegerId, QueryCoin, QueryTime } from '../http/query-fields.js';
 
 const ADDRESS = /^0x[0-9a-f]{40}$/i;
 
@@ -12,13 +12,7 @@ export class LiquidationFillsQueryDto {
   @PageLimit(LIQUIDATION_FILLS_MAX_LIMIT, 'Number of fills')
   limit?: number;
 
-  @ApiPropertyOptional({
-    example: 'BTC',
-    description: 'Market, any case (`btc` is `BTC`); omitted: all markets. A market never seen is a 404.',
-  })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
+  @QueryCoin('Market, any case (`btc` is `BTC`); omitted: all markets. A market never seen is a 404.')
   coin?: string;
 
   @ApiPropertyOptional({

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { ORDER_SNAPSHOTS_DEFAULT_LIMIT, ORDER_SNAPSHOTS_MAX_LIMIT, ORDER_TYPES, type OrderType } from '#market';
-import { NextCursor, PageLimit, PlainIntegerId, QueryTime } from '../http/query-fields.js';
+import { NextCursor, PageLimit, PlainIntegerId, QueryCoin, QueryTime } from '../http/query-fields.js';
 
 const ADDRESS = /^0x[0-9a-f]{40}$/i;
 
@@ -15,13 +15,7 @@ export class OrderSnapshotQueryDto {
   )
   nextCursor?: string;
 
-  @ApiPropertyOptional({
-    example: 'BTC',
-    description: 'Market, any case (`btc` is `BTC`); omitted: all markets. A market never seen is a 404.',
-  })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
+  @QueryCoin('Market, any case (`btc` is `BTC`); omitted: all markets. A market never seen is a 404.')
   coin?: string;
 
   @ApiPropertyOptional({

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsBoolean, IsOptional, IsString, Matches } from 'class-validator';
-import { NextCursor, PageLimit, PlainIntegerId, QueryTime } from '../http/query-fields.js';
+import { ArrayMaxSize, IsBoolean, IsOptional, Matches } from 'class-validator';
+import { NextCursor, PageLimit, PlainIntegerId, QueryCoin, QueryTime } from '../http/query-fields.js';
 
 const WALLET_ADDRESS = /^0x[0-9a-f]{40}$/i;
 
@@ -16,12 +16,7 @@ export class PositionsQueryDto {
   @PageLimit(500, 'Positions per page')
   limit?: number;
 
-  @ApiPropertyOptional({
-    description: 'Market, any case (`btc` is `BTC`); omitted means all markets; an unknown market is a 404',
-    example: 'BTC',
-  })
-  @IsOptional()
-  @IsString()
+  @QueryCoin('Market, any case (`btc` is `BTC`); omitted means all markets; an unknown market is a 404')
   coin?: string;
 
   @NextCursor(
