@@ -71,8 +71,8 @@ export class AppConfig {
   SIM_SEED = 1;
 
   /**
-   * History a new simulation backfills, ending now. One day reaches the present in well under a minute on
-   * a 2-core machine (docs/benchmarks.md, first-start); 7 gives the week the 7-day figures read, in minutes.
+   * History a new simulation backfills, ending now. One day reaches the present in under a minute on a
+   * quiet 2-core machine (docs/benchmarks.md, first-start); 7 gives the week the 7-day figures read, in minutes.
    */
   @Transform(toInt)
   @IsInt()
