@@ -70,10 +70,14 @@ export class AppConfig {
   @IsInt()
   SIM_SEED = 1;
 
+  /**
+   * History a new simulation backfills, ending now. One day reaches the present in under a minute on a
+   * quiet 2-core machine (docs/benchmarks.md, first-start); 7 gives the week the 7-day figures read, in minutes.
+   */
   @Transform(toInt)
   @IsInt()
   @Min(0)
-  SIM_BACKFILL_DAYS = 7;
+  SIM_BACKFILL_DAYS = 1;
 
   /** Exchange time per wall-clock time once the backfill is done: 1 is real time, more runs ahead of the clock. */
   @Transform(toInt)
