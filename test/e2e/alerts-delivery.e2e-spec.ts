@@ -8,6 +8,7 @@ import { createDispatcherApp } from '../../apps/dispatcher/src/dispatcher.bootst
 import { createIngestorApp } from '../../apps/ingestor/src/ingestor.bootstrap.js';
 import { ApiHarness } from '../support/api-harness.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { fillPayload } from '../support/fill-payload.js';
 
 // The whole chain as a consumer sees it: a rule made through the api, hl-node blocks written to the
 // directory the ingestor tails, the outbox row committed with the facts, the dispatcher's POST to a
@@ -139,31 +140,6 @@ describe('alerts end to end: blocks -> ingestor -> outbox -> dispatcher -> recei
 
     const [got] = await receiver.waitFor('/exact', 1);
     const deliveryId = sha256(`${sub.ruleId}|position_activity|${wallet}|BTC|${f1.tid},${f2.tid}`);
-    const payloadFill = (f: WireFill) => ({
-      id: `${f.tid}:${wallet}`,
-      coin: 'BTC',
-      px: f.px,
-      sz: f.sz,
-      side: f.side,
-      time: f.time,
-      oid: f.oid,
-      tid: f.tid,
-      hash: f.hash,
-      fullCoinName: 'BTC',
-      fillType: 'perp',
-      dir: f.dir,
-      startPosition: f.startPosition,
-      closedPnl: f.closedPnl,
-      fee: f.fee,
-      feeToken: 'USDC',
-      builder: null,
-      builderFee: null,
-      crossed: true,
-      cloid: null,
-      blockNumber,
-      blockTime,
-      localTime: blockTime,
-    });
     expect(got!.body).toEqual({
       deliveryId,
       consumerId: sub.consumerId,
@@ -178,7 +154,7 @@ describe('alerts end to end: blocks -> ingestor -> outbox -> dispatcher -> recei
         liquidationCount: 0,
         firstFillAt: f1.time,
         lastFillAt: f2.time,
-        fills: [payloadFill(f1), payloadFill(f2)],
+        fills: [fillPayload(wallet, f1, { blockNumber, blockTime }), fillPayload(wallet, f2, { blockNumber, blockTime })],
       },
     });
     // The envelope's key order is the contract's.

@@ -231,6 +231,7 @@ describe('HTTP contract', () => {
       '/api/wallets/{address}',
     ];
     const accountWrites = '/api/favorites/accounts/{address}';
+    const wsTickets = '/api/external/ws/tickets';
     // Alert management: every method of every path, each with the bearer scheme.
     const alerts: Record<string, string[]> = {
       '/events': ['get', 'post'],
@@ -247,7 +248,7 @@ describe('HTTP contract', () => {
       '/events/deliveries/{deliveryId}/retry': ['post'],
     };
     expect(Object.keys(doc.paths).sort()).toEqual(
-      [...external, ...Object.keys(alerts), accountWrites, '/exports/files/{kind}/{coin}/{file}', '/health', '/metrics'].sort(),
+      [...external, ...Object.keys(alerts), accountWrites, wsTickets, '/exports/files/{kind}/{coin}/{file}', '/health', '/metrics'].sort(),
     );
     for (const [path, methods] of Object.entries(alerts)) {
       expect(Object.keys(doc.paths[path]).sort()).toEqual(methods);
@@ -258,6 +259,9 @@ describe('HTTP contract', () => {
     }
     expect(Object.keys(doc.paths[accountWrites]).sort()).toEqual(['delete', 'put']);
     for (const method of ['put', 'delete']) expect(doc.paths[accountWrites][method].security).toEqual([{ bearer: [] }]);
+    expect(Object.keys(doc.paths[wsTickets])).toEqual(['post']);
+    expect(doc.paths[wsTickets].post.security).toEqual([{ bearer: [] }]);
+    expect(Object.keys(doc.paths[wsTickets].post.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '429', '500']));
     for (const path of external) {
       expect(doc.paths[path].get.security).toEqual([{ bearer: [] }]);
       const answer = path.includes('/exports/') || path.startsWith('/api/external/positions/open/') ? '302' : '200';

@@ -240,6 +240,11 @@ describe('every answer as the OpenAPI document describes it', () => {
     expect(problems).toEqual([]);
   });
 
+  it('answers the websocket ticket route as documented', async () => {
+    expect((await call('POST /api/external/ws/tickets', '/api/external/ws/tickets')).status).toBe(201);
+    expect(problems).toEqual([]);
+  });
+
   it('reached every operation of the document with an answer that was checked', () => {
     expect(operationsOf(document).filter((op) => !answered.has(op))).toEqual([]);
     expect(answered.size).toBeGreaterThanOrEqual(50);

@@ -1,5 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { WsAdapter } from '@nestjs/platform-ws';
 import { JsonLogger } from '#runtime';
 import { ApiModule } from './api.module.js';
 import { AllExceptionsFilter } from './http/all-exceptions.filter.js';
@@ -9,6 +10,7 @@ import { mountWebAssets } from './dashboard/web-assets.js';
 import { jsonBodyParser } from './http/json-body.parser.js';
 import { RequestObserver } from './http/request-observer.js';
 import { ApiValidationPipe } from './http/api-validation.pipe.js';
+import { streamMessageParser } from './streams/stream-message.parser.js';
 
 /** The api exactly as production runs it; `main.ts`, `npm start`, the e2e tests and the benchmark all call this. */
 export async function createApiApp(): Promise<NestExpressApplication> {
@@ -21,6 +23,7 @@ export async function createApiApp(): Promise<NestExpressApplication> {
   app.use(jsonBodyParser({ limit: '100kb' }));
   app.useGlobalFilters(new AllExceptionsFilter(logger));
   app.useGlobalPipes(new ApiValidationPipe());
+  app.useWebSocketAdapter(new WsAdapter(app, { messageParser: streamMessageParser }));
   mountApiDocs(app);
   mountWebAssets(app);
   return app;

@@ -6,6 +6,7 @@ import { DatabaseModule, DatabaseSessionModule } from '#database';
 import { ExportsModule, FavoritesWriteModule, MarketReadModule } from '#market';
 import { Metrics, RuntimeModule } from '#runtime';
 import { AppConfig } from '#config';
+import { StreamsModule } from '#streams';
 import { RequestObserver } from './http/request-observer.js';
 import { ReadCache } from './http/read-cache/read-cache.js';
 import { registerReadCacheMetrics } from './http/read-cache/read-cache.metrics.js';
@@ -41,6 +42,8 @@ import { DashboardKeysService } from './dashboard/dashboard-keys.service.js';
 import { DashboardSessionController } from './dashboard/dashboard-session.controller.js';
 import { DashboardSessionService } from './dashboard/dashboard-session.service.js';
 import { DashboardUsageController } from './dashboard/dashboard-usage.controller.js';
+import { StreamsGateway } from './streams/streams.gateway.js';
+import { WsTicketsController } from './streams/ws-tickets.controller.js';
 
 @Module({
   imports: [
@@ -53,6 +56,7 @@ import { DashboardUsageController } from './dashboard/dashboard-usage.controller
     ExportsModule,
     AlertsManagementModule,
     DashboardAccountsModule,
+    StreamsModule,
   ],
   controllers: [
     LiquidationFillsController,
@@ -79,6 +83,7 @@ import { DashboardUsageController } from './dashboard/dashboard-usage.controller
     WebhookEndpointsController,
     WebhookDeliveriesController,
     AlertRulesController,
+    WsTicketsController,
     HealthController,
     MetricsController,
     DashboardSessionController,
@@ -90,6 +95,7 @@ import { DashboardUsageController } from './dashboard/dashboard-usage.controller
     ExportRetentionRunner,
     DashboardSessionService,
     DashboardKeysService,
+    StreamsGateway,
     { provide: APP_GUARD, useExisting: ApiAccessGuard },
     {
       provide: ReadCache,

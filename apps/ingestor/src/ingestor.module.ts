@@ -4,6 +4,7 @@ import { AppConfig } from '#config';
 import { DatabaseModule, DatabaseSessionModule, WRITER_SESSION } from '#database';
 import { FeedSource, FeedSourceAdapters, MarketWriteModule } from '#market';
 import { JsonLogger, RuntimeModule } from '#runtime';
+import { StreamsPublishModule } from '#streams';
 import { feedSourceFor } from './feed-source.factory.js';
 import { FeedRunner } from './feed.runner.js';
 import { FillProjectionsRunner } from './fill-projections.runner.js';
@@ -15,6 +16,7 @@ export const INGESTOR_WRITE_SIDE = [
   DatabaseSessionModule.of(WRITER_SESSION),
   MarketWriteModule,
   AlertsOutboxModule,
+  StreamsPublishModule,
 ];
 
 /**

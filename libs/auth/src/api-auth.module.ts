@@ -9,8 +9,9 @@ import { RateLimiterService } from './quota/rate-limiter.service.js';
 import { RevokedTokensService } from './tokens/revoked-tokens.service.js';
 import { TokenUseRecorder } from './tokens/token-use.recorder.js';
 import { VerifiedTokenCache } from './tokens/verified-token.cache.js';
+import { WsTicketService } from './tokens/ws-ticket.service.js';
 
-/** Request-path authentication and quotas for the api: bearer JWT, plan rate limit, usage tokens. */
+/** Request-path authentication and quotas for the api: bearer JWT, plan rate limit, usage tokens; websocket tickets. */
 @Module({
   imports: [AccountsModule, PassportModule],
   providers: [
@@ -22,7 +23,8 @@ import { VerifiedTokenCache } from './tokens/verified-token.cache.js';
     RateLimiterService,
     BearerAuthGuard,
     ApiAccessGuard,
+    WsTicketService,
   ],
-  exports: [AccountsModule, ApiAccessGuard, TokenUseRecorder],
+  exports: [AccountsModule, ApiAccessGuard, BearerAuthGuard, RateLimiterService, WsTicketService, TokenUseRecorder],
 })
 export class ApiAuthModule {}

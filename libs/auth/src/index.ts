@@ -18,3 +18,6 @@ export * from './dashboard/dashboard-session.repository.js';
 export * from './dashboard/sign-in-limiter.service.js';
 export * from './tokens/api-token.repository.js';
 export * from './tokens/token-use.recorder.js';
+export * from './guards/bearer-auth.guard.js';
+export * from './tokens/ws-ticket.service.js';
+export * from './quota/rate-limiter.service.js';

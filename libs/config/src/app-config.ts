@@ -70,10 +70,14 @@ export class AppConfig {
   @IsInt()
   SIM_SEED = 1;
 
+  /**
+   * History a new simulation backfills, ending now. One day reaches the present in under a minute on a
+   * quiet 2-core machine (docs/benchmarks.md, first-start); 7 gives the week the 7-day figures read, in minutes.
+   */
   @Transform(toInt)
   @IsInt()
   @Min(0)
-  SIM_BACKFILL_DAYS = 7;
+  SIM_BACKFILL_DAYS = 1;
 
   /** Exchange time per wall-clock time once the backfill is done: 1 is real time, more runs ahead of the clock. */
   @Transform(toInt)
@@ -176,6 +180,20 @@ export class AppConfig {
   @Min(0)
   @Max(65_536)
   READ_CACHE_MB = 256;
+
+  /** A websocket stream connection that sends nothing for this long (ms) is closed, as Hyperliquid's are; a ping keeps it open. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(3_600_000)
+  WS_IDLE_TIMEOUT_MS = 60_000;
+
+  /** Seconds a browser's single-use websocket ticket (`POST /api/external/ws/tickets`) stays valid. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(5)
+  @Max(600)
+  WS_TICKET_TTL_SECONDS = 60;
 
   /** Where export downloads are kept: `local` (EXPORT_DIR, served by the api at signed paths) or `s3` (any S3-compatible store). */
   @IsIn(['local', 's3'])

@@ -1,7 +1,7 @@
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { NodeStream } from '#exchange';
+import { nodeTime, type NodeStream } from '#exchange';
 import { fixtureJson } from './hyperliquid-fixtures.js';
 
 // An hl-node data directory in a temporary folder, written
@@ -45,6 +45,15 @@ export class NodeDataDir {
   async append(stream: NodeStream, file: string, text: string): Promise<void> {
     await mkdir(dirname(this.path(stream, file)), { recursive: true });
     await appendFile(this.path(stream, file), text);
+  }
+
+  /** Appends one block at `timeMs` to the hourly file of that time, as a live hl-node does; answers its time text. */
+  async appendBlock(stream: NodeStream, blockNumber: number, timeMs: number, events: unknown[]): Promise<string> {
+    const time = nodeTime(timeMs, 0);
+    const d = new Date(timeMs);
+    const file = `${d.toISOString().slice(0, 10).replaceAll('-', '')}/${d.getUTCHours()}`;
+    await this.append(stream, file, `${JSON.stringify({ local_time: time, block_time: time, block_number: blockNumber, events })}\n`);
+    return time;
   }
 
   async remove(): Promise<void> {

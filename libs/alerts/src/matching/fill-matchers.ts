@@ -33,8 +33,8 @@ function groupInto<G>(groups: Map<string, G>, key: string, create: () => G, add:
   add(group);
 }
 
-/** The fill as position_activity delivers it: the wire fields, and where it sits in the chain. */
-function activityFill(address: string, f: Fill, block: FillsBlockOccurrence): Record<string, unknown> {
+/** The fill as position_activity delivers it (and the `fills` stream sends it): the wire fields, and where it sits in the chain. */
+export function activityFill(address: string, f: Fill, block: FillsBlockOccurrence): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: `${f.tid}:${address}`,
     coin: f.coin,
@@ -175,33 +175,45 @@ export function matchTwapExecution(index: RuleIndex, block: FillsBlockOccurrence
   }
 }
 
-interface LiquidationGroup {
+export interface LiquidationGroup {
   address: string;
   market: string;
   side: 'long' | 'short';
   notional: Dec;
   eventTime: number;
+  /** The place in its block of the group's first fill. */
+  firstIndex: number;
   data: Record<string, unknown>;
 }
 
-/** `liquidation`: the liquidated wallet's own fills, per source hash, with a group per wallet and market. */
-export function matchLiquidations(index: RuleIndex, block: FillsBlockOccurrence, out: MatchedDelivery[]): void {
-  if (!index.has('liquidation')) return;
-  const byHash = new Map<string, Map<string, { address: string; market: string; fills: Fill[] }>>();
-  for (const { address, fill } of block.fills) {
-    if (fill.liquidation === null || fill.liquidation.liquidatedUser.toLowerCase() !== address) continue;
+/**
+ * The liquidated wallets' own fills of a block, per source hash (in order of first appearance), one group
+ * per wallet and market ordered by wallet then market: what one `liquidation` delivery or stream event tells.
+ */
+export function liquidationGroups(block: FillsBlockOccurrence): Array<{ hash: string; groups: LiquidationGroup[] }> {
+  const byHash = new Map<string, Map<string, { address: string; market: string; firstIndex: number; fills: Fill[] }>>();
+  block.fills.forEach(({ address, fill }, index) => {
+    if (fill.liquidation === null || fill.liquidation.liquidatedUser.toLowerCase() !== address) return;
     let groups = byHash.get(fill.hash);
     if (!groups) byHash.set(fill.hash, (groups = new Map()));
     groupInto(
       groups,
       `${address}|${fill.coin}`,
-      () => ({ address, market: fill.coin, fills: [] as Fill[] }),
+      () => ({ address, market: fill.coin, firstIndex: index, fills: [] as Fill[] }),
       (g) => g.fills.push(fill),
     );
-  }
-  for (const [hash, groups] of byHash) {
+  });
+  return [...byHash].map(([hash, groups]) => ({
+    hash,
+    groups: [...groups.values()].map(summariseLiquidation(hash)).sort(byAddressThenMarket),
+  }));
+}
+
+/** `liquidation`: the liquidated wallet's own fills, per source hash, with a group per wallet and market. */
+export function matchLiquidations(index: RuleIndex, block: FillsBlockOccurrence, out: MatchedDelivery[]): void {
+  if (!index.has('liquidation')) return;
+  for (const { hash, groups: summaries } of liquidationGroups(block)) {
     const perRule = new Map<string, { rule: AlertRule; groups: LiquidationGroup[] }>();
-    const summaries = [...groups.values()].map(summariseLiquidation(hash)).sort(byAddressThenMarket);
     for (const g of summaries) {
       for (const rule of index.concerning('liquidation', g.address)) {
         const f = rule.filters;
@@ -229,7 +241,17 @@ export function matchLiquidations(index: RuleIndex, block: FillsBlockOccurrence,
 }
 
 function summariseLiquidation(hash: string) {
-  return ({ address, market, fills }: { address: string; market: string; fills: Fill[] }): LiquidationGroup => {
+  return ({
+    address,
+    market,
+    firstIndex,
+    fills,
+  }: {
+    address: string;
+    market: string;
+    firstIndex: number;
+    fills: Fill[];
+  }): LiquidationGroup => {
     fills.sort(byTimeThenTid);
     const { size, notional } = totals(fills);
     const side = new Dec(fills[0]!.startPosition).gt(0) ? 'long' : 'short';
@@ -240,6 +262,7 @@ function summariseLiquidation(hash: string) {
       side,
       notional,
       eventTime,
+      firstIndex,
       data: {
         address,
         market,

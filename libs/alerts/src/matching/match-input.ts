@@ -40,6 +40,9 @@ export interface LedgerOccurrence {
   amount: string;
   users: string[];
   timeMs: number;
+  blockNumber: number;
+  /** The event's place in its block. */
+  index: number;
 }
 
 export interface MatchInput {
@@ -91,7 +94,7 @@ export function matchInputFromBlocks(blocks: readonly NodeBlock[], previousPrice
         const movement = depositOrWithdrawal(e.delta);
         if (!movement) continue;
         const name = e.hash === null || ZERO_HASH.test(e.hash) ? `block:${block.blockNumber}:${e.index}` : e.hash;
-        input.ledger.push({ name, ...movement, users: e.users, timeMs: e.timeMs });
+        input.ledger.push({ name, ...movement, users: e.users, timeMs: e.timeMs, blockNumber: block.blockNumber, index: e.index });
       }
     }
   }

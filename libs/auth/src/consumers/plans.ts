@@ -15,6 +15,12 @@ export interface Plan {
   exchangeWideRules: number;
   /** Wallet addresses summed over all the consumer's rules (an address in two rules counts twice). */
   ruleAddresses: number;
+  /** Whether the plan may open websocket streams (`GET /ws`). */
+  websocketStreams: boolean;
+  /** Websocket connections one consumer may hold open at once, over every api process. */
+  websocketConnections: number;
+  /** Subscriptions one websocket connection may hold at once. */
+  websocketSubscriptions: number;
 }
 
 /** the API contract "Plans"; Free's rate limit is the design's 10 requests a minute. */
@@ -27,6 +33,9 @@ export const PLANS: Record<PlanId, Plan> = {
     requestsPerMinute: 10,
     exchangeWideRules: 2,
     ruleAddresses: 1_000,
+    websocketStreams: false,
+    websocketConnections: 0,
+    websocketSubscriptions: 0,
   },
   tier1: {
     id: 'tier1',
@@ -36,6 +45,9 @@ export const PLANS: Record<PlanId, Plan> = {
     requestsPerMinute: 60,
     exchangeWideRules: 10,
     ruleAddresses: 10_000,
+    websocketStreams: false,
+    websocketConnections: 0,
+    websocketSubscriptions: 0,
   },
   tier2: {
     id: 'tier2',
@@ -45,6 +57,9 @@ export const PLANS: Record<PlanId, Plan> = {
     requestsPerMinute: 100,
     exchangeWideRules: 25,
     ruleAddresses: 50_000,
+    websocketStreams: false,
+    websocketConnections: 0,
+    websocketSubscriptions: 0,
   },
   tier3: {
     id: 'tier3',
@@ -54,6 +69,9 @@ export const PLANS: Record<PlanId, Plan> = {
     requestsPerMinute: 200,
     exchangeWideRules: 50,
     ruleAddresses: 200_000,
+    websocketStreams: false,
+    websocketConnections: 0,
+    websocketSubscriptions: 0,
   },
   tier4: {
     id: 'tier4',
@@ -63,6 +81,9 @@ export const PLANS: Record<PlanId, Plan> = {
     requestsPerMinute: 500,
     exchangeWideRules: 100,
     ruleAddresses: 1_000_000,
+    websocketStreams: true,
+    websocketConnections: 10,
+    websocketSubscriptions: 50,
   },
 };
 

@@ -1,9 +1,11 @@
 import { ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/internal';
 import { AuthGuard } from '@nestjs/passport';
+import type { IncomingMessage } from 'node:http';
 import { RevokedTokensService } from '../tokens/revoked-tokens.service.js';
 import { TokenUseRecorder } from '../tokens/token-use.recorder.js';
 import { VerifiedTokenCache } from '../tokens/verified-token.cache.js';
-import { Principal, PrincipalHolder } from './principal.js';
+import { Principal, PrincipalHolder, principalOf } from './principal.js';
 
 type BearerRequest = { headers: { authorization?: string }; user?: Principal };
 
@@ -47,6 +49,21 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
       this.uses.used(verified.tokenId);
       return true;
     });
+  }
+
+  /**
+   * The principal of a websocket upgrade by the very checks a request passes (signature, expiry, live token
+   * id, revocation); null when the header is missing or the token refused.
+   */
+  async principalOfUpgrade(request: IncomingMessage): Promise<Principal | null> {
+    const holder: PrincipalHolder = { locals: {} };
+    try {
+      await this.authenticate(new ExecutionContextHost([request, holder]));
+    } catch (error) {
+      if (error instanceof UnauthorizedException) return null;
+      throw error;
+    }
+    return principalOf(holder) ?? null;
   }
 
   override handleRequest<TUser>(error: unknown, user: TUser, _info: unknown, context: ExecutionContext): TUser {

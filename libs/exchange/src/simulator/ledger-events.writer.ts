@@ -6,6 +6,7 @@ import type { SeededRandom } from './seeded-random.js';
 import { MONEY_DP, type Wallet, type WalletBook } from './wallet-book.js';
 import type { WireFundingDelta, WireLedgerDelta } from './wire-event.types.js';
 import { unitsToDecimal, ZERO_HASH } from './wire-format.js';
+import type { ExchangeClock } from './simulator.types.js';
 
 /** Places of a funding rate, as hl-node writes them. */
 const FUNDING_RATE_DP = 10;
@@ -20,7 +21,7 @@ export class LedgerEventsWriter {
     private readonly wallets: WalletBook,
     private readonly markets: MarketBook,
     private readonly validators: readonly string[],
-    private readonly clock: () => number,
+    private readonly clock: ExchangeClock,
   ) {}
 
   deposit(d: BlockDraft, wallet: Wallet): void {
@@ -123,7 +124,7 @@ export class LedgerEventsWriter {
   }
 
   private nextNonce(): number {
-    this.nonce = Math.max(this.nonce + 1, this.clock());
+    this.nonce = Math.max(this.nonce + 1, this.clock.nowMs);
     return this.nonce;
   }
 

@@ -47,7 +47,7 @@ interface LadderContext {
 }
 
 /** One maker's quotes on one side of one market: contiguous levels `step` apart, nearest the mid first. */
-class Ladder implements OrderKeeper {
+export class Ladder implements OrderKeeper {
   readonly orders: RestingOrder[] = [];
   /** +1 for asks (above the mid), -1 for bids. */
   private readonly dir: 1 | -1;

@@ -1,12 +1,13 @@
 /**
  * A binary min-heap. The simulator's indexes (best price of a book side, next expiring order) are
  * heaps with lazy deletion: an entry whose item left is dropped when it reaches the top, so removing
- * an order costs nothing and finding the best one is O(log n).
+ * an order costs nothing and finding the best one is O(log n). The order is a method of a subclass, not
+ * a closure, so a heap is plain data that the simulator's saved state holds.
  */
-export class MinHeap<T> {
+export abstract class MinHeap<T> {
   private items: T[] = [];
 
-  constructor(private readonly less: (a: T, b: T) => boolean) {}
+  protected abstract less(a: T, b: T): boolean;
 
   get size(): number {
     return this.items.length;

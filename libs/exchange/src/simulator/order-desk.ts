@@ -6,6 +6,7 @@ import type { Wallet } from './wallet-book.js';
 import { unitsToDecimal } from './wire-format.js';
 import type { WireBuilder, WireOrder, WireOrderStatus } from './wire-event.types.js';
 import { orderStatusJson } from './wire-json.js';
+import type { ExchangeClock } from './simulator.types.js';
 
 /** Order ids, transaction hashes and the order statuses every part of the simulator writes. */
 export class OrderDesk {
@@ -13,7 +14,7 @@ export class OrderDesk {
 
   constructor(
     private readonly random: SeededRandom,
-    private readonly clock: () => number,
+    private readonly clock: ExchangeClock,
   ) {}
 
   nextOid(): number {
@@ -36,7 +37,7 @@ export class OrderDesk {
       limitPx: market.pxText(limitTicks),
       sz,
       oid: this.nextOid(),
-      timestamp: this.clock(),
+      timestamp: this.clock.nowMs,
       triggerCondition: 'N/A',
       isTrigger: false,
       triggerPx: '0.0',

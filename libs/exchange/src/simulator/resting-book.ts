@@ -31,14 +31,21 @@ export interface RestingOrder {
   resting: boolean;
 }
 
+/** Level prices, smallest first. */
+export class LevelHeap extends MinHeap<number> {
+  protected less(a: number, b: number): boolean {
+    return a < b;
+  }
+}
+
 /**
  * One side of one market: price levels (FIFO sets, so time priority holds within a price) and a heap of
  * level prices for the best one. Emptied levels stay in the heap until they reach its top.
  */
-class BookSide {
+export class BookSide {
   private readonly levels = new Map<number, Set<RestingOrder>>();
   /** Level prices signed so the best is the smallest: asks as they are, bids negated. */
-  private readonly heap = new MinHeap<number>((a, b) => a < b);
+  private readonly heap = new LevelHeap();
   count = 0;
 
   constructor(private readonly sign: 1 | -1) {}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listHourlyFiles } from '../node-feed/hourly-files.js';
@@ -7,6 +7,7 @@ import { NodeStreamReader } from '../node-feed/node-stream.reader.js';
 import { NODE_STREAMS } from '../node/node-block.types.js';
 import { InProcessSimulatorEngine } from './simulator-engine.js';
 import { SIMULATOR_FORMAT, SimulatorDirectory, SimulatorSettingsChangedError } from './simulator-directory.js';
+import type { ExchangeState } from '../state/exchange-state.types.js';
 import type { SimulatorSettings } from './simulator.types.js';
 
 const START = Date.UTC(2026, 5, 28, 8, 0);
@@ -192,6 +193,138 @@ describe('SimulatorDirectory', () => {
       await appendFile(join(dir, fillsPath), `{"local_time":"${'x'.repeat(200_000)}`);
       await (await SimulatorDirectory.open(dir, SETTINGS)).close();
       expect(await filesOf(dir)).toEqual(before);
+    });
+  });
+
+  describe('saved state', () => {
+    const HOUR_MS = 3_600_000;
+    const QUARTER_MS = 15 * 60_000;
+    const STOP = START + HOUR_MS + 2 * QUARTER_MS;
+    const UNTIL = START + 2 * HOUR_MS + 3 * QUARTER_MS + 7_000;
+    // Every hour saved, whatever the wall time between them.
+    const SAVING = { saveStateEveryMs: 0 };
+
+    /** Spans of 15 minutes (the last shorter) from where the directory is to `untilMs`; the books at each end, by time. */
+    async function writeTo(directory: SimulatorDirectory, untilMs: number): Promise<Map<number, ExchangeState>> {
+      const states = new Map<number, ExchangeState>();
+      for (let end = directory.writtenUntilMs; end < untilMs;) {
+        end = Math.min((Math.floor(end / QUARTER_MS) + 1) * QUARTER_MS, untilMs);
+        const span = await directory.generate(end, true);
+        await directory.write(span);
+        states.set(end, span.state!);
+      }
+      return states;
+    }
+
+    /** A run never stopped, to UNTIL: its files, and its books at each span's end. */
+    async function uninterrupted(): Promise<{ files: Map<string, string>; states: Map<number, ExchangeState> }> {
+      const dir = await mkdtemp(join(tmpdir(), 'hl-sim-whole-'));
+      try {
+        const directory = await SimulatorDirectory.open(dir, SETTINGS, undefined, SAVING);
+        const states = await writeTo(directory, UNTIL);
+        await directory.close();
+        return { files: await filesOf(dir), states };
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+
+    /** A run stopped at STOP: the directory, as the stop left it. */
+    async function stoppedAt(dir: string): Promise<void> {
+      const directory = await SimulatorDirectory.open(dir, SETTINGS, undefined, SAVING);
+      await writeTo(directory, STOP);
+      await directory.close();
+    }
+
+    const stateFiles = async (dir: string) => (await readdir(dir)).filter((name) => name.startsWith('simulator-state-')).sort();
+
+    it('is written with the first span of each hour, and named by the manifest', async () => {
+      await withDir(async (dir) => {
+        await stoppedAt(dir);
+        expect((await manifest(dir)).savedState).toEqual({ file: `simulator-state-${START + HOUR_MS}.bin`, reachedMs: START + HOUR_MS });
+        expect(await stateFiles(dir)).toEqual([`simulator-state-${START + HOUR_MS}.bin`]);
+      });
+    });
+
+    it('is written less often than hourly while catching up, and with the span that ends a catch-up an hour or more after the last', async () => {
+      await withDir(async (dir) => {
+        // The wall time between saves never passes: only the first hour and the end of the catch-up are saved.
+        const directory = await SimulatorDirectory.open(dir, SETTINGS, undefined, { saveStateEveryMs: Number.POSITIVE_INFINITY });
+        await writeTo(directory, START + 2 * HOUR_MS + 2 * QUARTER_MS);
+        expect((await manifest(dir)).savedState.reachedMs).toBe(START + HOUR_MS);
+        const end = START + 2 * HOUR_MS + 3 * QUARTER_MS;
+        await directory.write(await directory.generate(end, false, true));
+        await directory.write(await directory.generate(end + QUARTER_MS, false, true));
+        await directory.close();
+        expect((await manifest(dir)).savedState.reachedMs).toBe(end);
+        expect(await stateFiles(dir)).toEqual([`simulator-state-${end}.bin`]);
+      });
+    });
+
+    it('lets a restart resume from it, not from the start, and write byte for byte the files of a run never stopped', async () => {
+      const whole = await uninterrupted();
+      await withDir(async (dir) => {
+        await stoppedAt(dir);
+        const refused: string[] = [];
+        // State updates owed at the saved state's own time and after it are taken on the way.
+        const owed = [START + HOUR_MS, START + HOUR_MS + QUARTER_MS];
+        const restarted = await SimulatorDirectory.open(dir, SETTINGS, undefined, {
+          ...SAVING,
+          statesAt: () => owed,
+          onSavedStateRefused: (reason) => refused.push(reason),
+        });
+        expect(refused).toEqual([]);
+        expect(restarted.replayedFromMs).toBe(START + HOUR_MS);
+        expect(restarted.replayedStates).toEqual(owed.map((t) => whole.states.get(t)));
+        await writeTo(restarted, UNTIL);
+        await restarted.close();
+        const files = await filesOf(dir);
+        expect([...files.keys()]).toEqual([...whole.files.keys()]);
+        expect([...files.keys()].length).toBe(NODE_STREAMS.length * 3);
+        for (const [path, text] of files) expect(text).toBe(whole.files.get(path));
+        expect(await stateFiles(dir)).toEqual([`simulator-state-${START + 2 * HOUR_MS}.bin`]);
+      });
+    });
+
+    it('when damaged, is reported and the simulation replayed from its start, with the same files', async () => {
+      const whole = await uninterrupted();
+      await withDir(async (dir) => {
+        await stoppedAt(dir);
+        const file = join(dir, `simulator-state-${START + HOUR_MS}.bin`);
+        const bytes = await readFile(file);
+        bytes[bytes.length - 10]! ^= 0xff;
+        await writeFile(file, bytes);
+        const refused: string[] = [];
+        const restarted = await SimulatorDirectory.open(dir, SETTINGS, undefined, {
+          ...SAVING,
+          onSavedStateRefused: (reason) => refused.push(reason),
+        });
+        expect(refused).toEqual(['its checksum does not match its content (a file cut short or damaged)']);
+        expect(restarted.replayedFromMs).toBe(START);
+        await writeTo(restarted, UNTIL);
+        await restarted.close();
+        expect(await filesOf(dir)).toEqual(whole.files);
+      });
+    });
+
+    it('is not used when a state update owed comes before it, or when it is missing: the replay starts from the beginning', async () => {
+      const whole = await uninterrupted();
+      await withDir(async (dir) => {
+        await stoppedAt(dir);
+        const refused: string[] = [];
+        const onSavedStateRefused = (reason: string) => refused.push(reason);
+        const owed = [START + 3 * QUARTER_MS, START + HOUR_MS + QUARTER_MS];
+        const replayed = await SimulatorDirectory.open(dir, SETTINGS, undefined, { statesAt: () => owed, onSavedStateRefused });
+        expect(replayed.replayedFromMs).toBe(START);
+        expect(replayed.replayedStates).toEqual(owed.map((t) => whole.states.get(t)));
+        await replayed.close();
+        await rm(join(dir, `simulator-state-${START + HOUR_MS}.bin`));
+        expect((await SimulatorDirectory.open(dir, SETTINGS, undefined, { onSavedStateRefused })).replayedFromMs).toBe(START);
+        expect(refused).toEqual([
+          `a state update owed at ${new Date(owed[0]!).toISOString()} comes before the saved state (${new Date(START + HOUR_MS).toISOString()})`,
+          expect.stringMatching(/^simulator-state-\d+\.bin cannot be read: ENOENT/),
+        ]);
+      });
     });
   });
 });

@@ -4,6 +4,7 @@ import { simulatorExchangeState } from '../state/simulator-state.source.js';
 import type { NodeStream } from '../node/node-block.types.js';
 import { hourlyFileName } from './hl-node-writer.js';
 import { HyperliquidSimulator } from './simulator.js';
+import { restoreSimulator, saveSimulator, SavedStateRefusedError } from './simulator-saved-state.js';
 import { Utf8Lines } from './utf8-lines.js';
 import type { SimulatorSettings } from './simulator.types.js';
 
@@ -19,6 +20,8 @@ export interface GeneratedSpan {
   files: Array<{ path: string; bytes: Uint8Array }>;
   lines: number;
   state: ExchangeState | null;
+  /** The simulator's whole state at the span's end (simulator-saved-state.ts), when asked for. */
+  saved: Uint8Array | null;
 }
 
 /**
@@ -32,15 +35,20 @@ export interface SimulatorEngine {
    * the books at each of `stateTimes` passed on the way (as `generate` gives them at a span's end).
    */
   skip(untilMs: number, onStep?: (nowMs: number) => void, stateTimes?: readonly number[]): Promise<ExchangeState[]>;
-  generate(untilMs: number, withState: boolean): Promise<GeneratedSpan>;
+  generate(untilMs: number, withState: boolean, save?: boolean): Promise<GeneratedSpan>;
+  /**
+   * Replaces the simulator by the one a span's `saved` holds; resolves to the exchange time it reached.
+   * Should it be refused (SavedStateRefusedError's reason), the simulator is left as it was.
+   */
+  restore(saved: Uint8Array): Promise<number>;
   close(): Promise<void>;
 }
 
 /**
  * The span's lines grouped per file (one append each, so a tailing reader never sees a stream out of
- * order), then the books at its end: the state is taken after the last line has been generated.
+ * order), then the books at its end (and the whole state with `save`): taken after the last line.
  */
-export function generateSpan(simulator: HyperliquidSimulator, untilMs: number, withState: boolean): GeneratedSpan {
+export function generateSpan(simulator: HyperliquidSimulator, untilMs: number, withState: boolean, save = false): GeneratedSpan {
   const files = new Map<string, Utf8Lines>();
   // The files of the hour being written, per stream: a path is only made when a file starts.
   let hour = '';
@@ -61,12 +69,14 @@ export function generateSpan(simulator: HyperliquidSimulator, untilMs: number, w
     lines++;
   }
   const state = withState ? simulatorExchangeState(simulator) : null;
-  return { untilMs, files: [...files].map(([path, file]) => ({ path, bytes: file.bytes() })), lines, state };
+  const saved = save ? saveSimulator(simulator) : null;
+  return { untilMs, files: [...files].map(([path, file]) => ({ path, bytes: file.bytes() })), lines, state, saved };
 }
 
-/** The span's file buffers, to be moved to the other thread rather than copied (each file has its own). */
+/** The span's buffers, to be moved to the other thread rather than copied (each has its own). */
 export function spanTransferList(span: GeneratedSpan): ArrayBuffer[] {
-  return span.files.map((f) => f.bytes.buffer as ArrayBuffer);
+  const buffers = span.files.map((f) => f.bytes.buffer as ArrayBuffer);
+  return span.saved ? [...buffers, span.saved.buffer as ArrayBuffer] : buffers;
 }
 
 /** Runs to `untilMs` without output, stopping at each of `stateTimes` for the books (runs chain: the same blocks). */
@@ -76,10 +86,11 @@ export function skipTo(
   onStep?: (nowMs: number) => void,
   stateTimes: readonly number[] = [],
 ): ExchangeState[] {
-  const stops = stateTimes.filter((t) => t > simulator.nowMs && t <= untilMs).sort((a, b) => a - b);
+  // A restored simulator may be exactly at a stop: its books then are the state at once.
+  const stops = stateTimes.filter((t) => t >= simulator.reachedMs && t <= untilMs).sort((a, b) => a - b);
   const states: ExchangeState[] = [];
-  while (simulator.nowMs < untilMs) {
-    const target = Math.min(untilMs, simulator.nowMs + HOUR_MS, stops[0] ?? untilMs);
+  while (simulator.reachedMs < untilMs || stops.length > 0) {
+    const target = Math.min(untilMs, simulator.reachedMs + HOUR_MS, stops[0] ?? untilMs);
     for (const _line of simulator.run(target)) void _line;
     if (target === stops[0]) {
       states.push(simulatorExchangeState(simulator));
@@ -93,34 +104,50 @@ export function skipTo(
 
 /** The simulator in this thread: every call runs to completion before it returns. */
 export class InProcessSimulatorEngine implements SimulatorEngine {
-  readonly simulator: HyperliquidSimulator;
+  private current: HyperliquidSimulator;
 
-  constructor(settings: SimulatorSettings) {
-    this.simulator = new HyperliquidSimulator(settings);
+  constructor(private readonly settings: SimulatorSettings) {
+    this.current = new HyperliquidSimulator(settings);
+  }
+
+  get simulator(): HyperliquidSimulator {
+    return this.current;
   }
 
   async skip(untilMs: number, onStep?: (nowMs: number) => void, stateTimes?: readonly number[]): Promise<ExchangeState[]> {
     return skipTo(this.simulator, untilMs, onStep, stateTimes);
   }
 
-  async generate(untilMs: number, withState: boolean): Promise<GeneratedSpan> {
-    return generateSpan(this.simulator, untilMs, withState);
+  async generate(untilMs: number, withState: boolean, save = false): Promise<GeneratedSpan> {
+    return generateSpan(this.simulator, untilMs, withState, save);
+  }
+
+  async restore(saved: Uint8Array): Promise<number> {
+    this.current = restoreSimulator(saved, this.settings);
+    return this.current.reachedMs;
   }
 
   async close(): Promise<void> {}
 }
 
 /** Requests to the worker (simulator.worker.ts) and its answers. */
-export type EngineRequest =
-  | { id: number; kind: 'skip'; untilMs: number; stateTimes: readonly number[] }
-  | { id: number; kind: 'generate'; untilMs: number; withState: boolean };
+type EngineCall =
+  | { kind: 'skip'; untilMs: number; stateTimes: readonly number[] }
+  | { kind: 'generate'; untilMs: number; withState: boolean; save: boolean }
+  | { kind: 'restore'; saved: Uint8Array };
+export type EngineRequest = EngineCall & { id: number };
+interface EngineResult {
+  span?: GeneratedSpan;
+  states?: ExchangeState[];
+  reachedMs?: number;
+}
 export type EngineAnswer =
   | { id: number; kind: 'step'; nowMs: number }
-  | { id: number; kind: 'done'; span?: GeneratedSpan; states?: ExchangeState[] }
-  | { id: number; kind: 'failed'; message: string };
+  | ({ id: number; kind: 'done' } & EngineResult)
+  | { id: number; kind: 'failed'; message: string; refused: boolean };
 
 interface Pending {
-  resolve: (answer: { span?: GeneratedSpan; states?: ExchangeState[] }) => void;
+  resolve: (answer: EngineResult) => void;
   reject: (error: Error) => void;
   onStep?: (nowMs: number) => void;
 }
@@ -148,8 +175,12 @@ export class WorkerSimulatorEngine implements SimulatorEngine {
     return this.request({ kind: 'skip', untilMs, stateTimes }, onStep).then(({ states }) => states ?? []);
   }
 
-  generate(untilMs: number, withState: boolean): Promise<GeneratedSpan> {
-    return this.request({ kind: 'generate', untilMs, withState }).then(({ span }) => span!);
+  generate(untilMs: number, withState: boolean, save = false): Promise<GeneratedSpan> {
+    return this.request({ kind: 'generate', untilMs, withState, save }).then(({ span }) => span!);
+  }
+
+  restore(saved: Uint8Array): Promise<number> {
+    return this.request({ kind: 'restore', saved }).then(({ reachedMs }) => reachedMs!);
   }
 
   async close(): Promise<void> {
@@ -157,10 +188,7 @@ export class WorkerSimulatorEngine implements SimulatorEngine {
     await this.worker.terminate();
   }
 
-  private request(
-    body: { kind: 'skip'; untilMs: number; stateTimes: readonly number[] } | { kind: 'generate'; untilMs: number; withState: boolean },
-    onStep?: (nowMs: number) => void,
-  ): Promise<{ span?: GeneratedSpan; states?: ExchangeState[] }> {
+  private request(body: EngineCall, onStep?: (nowMs: number) => void): Promise<EngineResult> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -175,7 +203,7 @@ export class WorkerSimulatorEngine implements SimulatorEngine {
     if (answer.kind === 'step') return pending.onStep?.(answer.nowMs);
     this.pending.delete(answer.id);
     if (answer.kind === 'done') pending.resolve(answer);
-    else pending.reject(new Error(answer.message));
+    else pending.reject(answer.refused ? new SavedStateRefusedError(answer.message) : new Error(answer.message));
   }
 
   private fail(error: Error): void {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { InProcessSimulatorEngine, WorkerSimulatorEngine, type GeneratedSpan } from './simulator-engine.js';
+import { SavedStateRefusedError } from './simulator-saved-state.js';
 import type { SimulatorSettings } from './simulator.types.js';
 
 /*
@@ -52,6 +53,25 @@ describe('simulator output from a worker thread', () => {
     } finally {
       await worker.close();
       await inProcess.close();
+    }
+  });
+
+  it('restores a saved state in the worker, which then goes on with the bytes of a run never stopped', async () => {
+    const inProcess = new InProcessSimulatorEngine(SETTINGS);
+    const saving = new WorkerSimulatorEngine(SETTINGS, WORKER_URL);
+    const restored = new WorkerSimulatorEngine(SETTINGS, WORKER_URL);
+    try {
+      const savedAt = START + 4 * CHUNK_MS;
+      await inProcess.generate(savedAt, false);
+      const { saved } = await saving.generate(savedAt, false, true);
+      expect(await restored.restore(saved!)).toBe(savedAt);
+      for (let end = savedAt + CHUNK_MS; end <= UNTIL; end += CHUNK_MS)
+        expect(digest(await restored.generate(end, true))).toEqual(digest(await inProcess.generate(end, true)));
+      // A state refused leaves the worker's simulator as it was.
+      await expect(restored.restore(saved!.subarray(0, 100))).rejects.toThrow(SavedStateRefusedError);
+      expect(digest(await restored.generate(UNTIL + CHUNK_MS, true))).toEqual(digest(await inProcess.generate(UNTIL + CHUNK_MS, true)));
+    } finally {
+      await Promise.all([inProcess.close(), saving.close(), restored.close()]);
     }
   });
 });

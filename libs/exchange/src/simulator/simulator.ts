@@ -8,7 +8,7 @@ import { OrderDesk } from './order-desk.js';
 import { OrderMatcher } from './order-matching.js';
 import { RestingBooks } from './resting-book.js';
 import { SeededRandom } from './seeded-random.js';
-import { DEFAULT_BOOK_ORDERS, type SimLine, type SimulatorSettings } from './simulator.types.js';
+import { DEFAULT_BOOK_ORDERS, type ExchangeClock, type SimLine, type SimulatorSettings } from './simulator.types.js';
 import { TradeWriter } from './trade-writer.js';
 import { TriggerOrdersWriter } from './trigger-orders.writer.js';
 import { TwapOrdersWriter } from './twap-orders.writer.js';
@@ -24,12 +24,14 @@ const HOUR_MS = 3_600_000;
  * parser is what reads them. Same settings, same lines, byte for byte. Each concern is a writer of its
  * own; this class runs the blocks and decides, by one draw per user action, whose turn it is.
  */
-export class HyperliquidSimulator {
+export class HyperliquidSimulator implements ExchangeClock {
   readonly markets: MarketBook;
   readonly wallets: WalletBook;
   private readonly random: SeededRandom;
   private readonly volatility: number;
   private clockMs: number;
+  /** Exchange time the runs so far went to: the next run's blocks come after it. */
+  private runUntilMs: number;
   private pendingDtMs: number | null = null;
   private blockNumber = 800_000_000;
   private readonly books = new RestingBooks();
@@ -41,7 +43,7 @@ export class HyperliquidSimulator {
   private readonly liquidations: LiquidationsWriter;
   private readonly ledger: LedgerEventsWriter;
 
-  constructor(private readonly settings: SimulatorSettings) {
+  constructor(readonly settings: SimulatorSettings) {
     if (!Number.isSafeInteger(settings.startTimeMs) || settings.startTimeMs < 0) throw new Error('startTimeMs must be epoch ms');
     if (settings.wallets < 2) throw new Error('wallets must be 2 or more');
     if (!(settings.eventsPerSecond > 0)) throw new Error('eventsPerSecond must be positive');
@@ -50,25 +52,26 @@ export class HyperliquidSimulator {
     this.random = new SeededRandom(settings.seed);
     this.volatility = settings.hourlyVolatility ?? 0.02;
     this.clockMs = settings.startTimeMs;
+    this.runUntilMs = settings.startTimeMs;
     // The wallets, builders and validators are drawn first, in this order: every later draw follows theirs.
     this.markets = new MarketBook(settings.markets);
     this.wallets = new WalletBook(settings.wallets, settings.makers ?? 3, this.random, this.markets);
     const builders = [0, 1, 2].map(() => `0x${this.random.hex(40)}`);
     const validators = [0, 1, 2].map(() => `0x${this.random.hex(40)}`);
-    const clock = () => this.clockMs;
     const { random, wallets, markets, books } = this;
-    const desk = new OrderDesk(random, clock);
-    const matcher = new OrderMatcher(books, new TradeWriter(random, wallets, clock), desk, wallets.makers, random);
+    // The writers read the exchange time from the simulator itself (its `nowMs`).
+    const desk = new OrderDesk(random, this);
+    const matcher = new OrderMatcher(books, new TradeWriter(random, wallets, this), desk, wallets.makers, random);
     const levels = ladderLevels(bookOrders, wallets.makers.length * markets.markets.length * 2);
     this.marketMakers = new MarketMakers(wallets.makers, markets.markets, books, desk, random, levels);
     const userTarget = Math.max(0, bookOrders - levels * wallets.makers.length * markets.markets.length * 2);
     const parties = { traders: wallets.traders, makers: wallets.makers, markets: markets.markets, builders };
-    this.userOrders = new UserLimitOrders(userTarget, parties, books, desk, matcher, random, clock);
+    this.userOrders = new UserLimitOrders(userTarget, parties, books, desk, matcher, random, this);
     this.marketOrders = new MarketOrdersWriter(random, desk, matcher, wallets, builders);
-    this.triggers = new TriggerOrdersWriter(random, desk, markets, this.marketOrders, builders, clock);
-    this.twaps = new TwapOrdersWriter(random, desk, matcher, this.marketOrders, clock);
+    this.triggers = new TriggerOrdersWriter(random, desk, markets, this.marketOrders, builders, this);
+    this.twaps = new TwapOrdersWriter(random, desk, matcher, this.marketOrders, this);
     this.liquidations = new LiquidationsWriter(desk, matcher, wallets, markets);
-    this.ledger = new LedgerEventsWriter(random, desk, wallets, markets, validators, clock);
+    this.ledger = new LedgerEventsWriter(random, desk, wallets, markets, validators, this);
   }
 
   /** Number of the last block written (before the first block, the one before it). */
@@ -81,6 +84,11 @@ export class HyperliquidSimulator {
     return this.clockMs;
   }
 
+  /** Exchange time the runs so far reached (at or after the last block): where the next run starts. */
+  get reachedMs(): number {
+    return this.runUntilMs;
+  }
+
   /**
    * Lines of every block up to and including `untilMs`, in block order. Runs can be chained
    * (run(a) then run(b)) with the same output as run(b) alone.
@@ -88,7 +96,10 @@ export class HyperliquidSimulator {
   *run(untilMs: number): Generator<SimLine> {
     for (;;) {
       this.pendingDtMs ??= this.random.int(100, 1000);
-      if (this.clockMs + this.pendingDtMs > untilMs) return;
+      if (this.clockMs + this.pendingDtMs > untilMs) {
+        this.runUntilMs = Math.max(this.runUntilMs, untilMs);
+        return;
+      }
       const dt = this.pendingDtMs;
       this.pendingDtMs = null;
       yield* this.block(dt);

@@ -33,3 +33,11 @@ export interface SimLine {
   blockTimeMs: number;
   blockNumber: number;
 }
+
+/**
+ * The simulator's exchange time, read by its writers. An object rather than a closure, so the simulator's
+ * state is plain data that can be saved and restored (simulator-saved-state.ts).
+ */
+export interface ExchangeClock {
+  readonly nowMs: number;
+}

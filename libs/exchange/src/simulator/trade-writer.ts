@@ -7,6 +7,7 @@ import { MONEY_DP, type Wallet, type WalletBook } from './wallet-book.js';
 import { unitsToDecimal } from './wire-format.js';
 import type { WireFill } from './wire-event.types.js';
 import { fillJson } from './wire-json.js';
+import type { ExchangeClock } from './simulator.types.js';
 
 /** A fee rate of `units` × 10^-dp of the notional. */
 interface FeeRate {
@@ -44,7 +45,7 @@ export class TradeWriter {
   constructor(
     private readonly random: SeededRandom,
     private readonly wallets: WalletBook,
-    private readonly clock: () => number,
+    private readonly clock: ExchangeClock,
   ) {}
 
   trade(d: BlockDraft, t: TradeRequest): void {
@@ -70,7 +71,7 @@ export class TradeWriter {
         px,
         sz,
         side,
-        time: this.clock(),
+        time: this.clock.nowMs,
         startPosition: effect.startPosition,
         dir: effect.dir,
         closedPnl: effect.closedPnl,

@@ -8,6 +8,7 @@ import type { Side } from './side.js';
 import { BUILDER_FEE_TENTHS_BP } from './trade-writer.js';
 import type { Wallet } from './wallet-book.js';
 import type { WireBuilder, WireOrder } from './wire-event.types.js';
+import type { ExchangeClock } from './simulator.types.js';
 
 const HOUR_MS = 3_600_000;
 const TRIGGER_TYPES = ['Stop Market', 'Stop Limit', 'Take Profit Market', 'Take Profit Limit'] as const;
@@ -34,7 +35,7 @@ export class TriggerOrdersWriter {
     private readonly markets: MarketBook,
     private readonly marketOrders: MarketOrdersWriter,
     private readonly builders: readonly string[],
-    private readonly clock: () => number,
+    private readonly clock: ExchangeClock,
   ) {}
 
   /** The orders not triggered yet, with the size they would close. */
@@ -70,7 +71,7 @@ export class TriggerOrdersWriter {
       orderType,
     };
     const builder = this.random.chance(0.2) ? { b: this.random.pick(this.builders), f: BUILDER_FEE_TENTHS_BP } : null;
-    const expiresMs = this.clock() + this.random.int(30 * 60_000, 3 * HOUR_MS);
+    const expiresMs = this.clock.nowMs + this.random.int(30 * 60_000, 3 * HOUR_MS);
     this.pending.push({ wallet, market, order, units: size, limitTicks, above, triggerTicks, expiresMs, builder });
     this.desk.status(d, wallet, this.desk.hash(), builder, 'open', order);
   }
@@ -80,7 +81,7 @@ export class TriggerOrdersWriter {
     for (let i = 0; i < this.pending.length;) {
       const t = this.pending[i]!;
       const reached = t.above ? t.market.ticks >= t.triggerTicks : t.market.ticks <= t.triggerTicks;
-      if (!reached && this.clock() < t.expiresMs) {
+      if (!reached && this.clock.nowMs < t.expiresMs) {
         i++;
         continue;
       }

@@ -9,6 +9,7 @@ import type { SeededRandom } from './seeded-random.js';
 import type { Side } from './side.js';
 import { MONEY_DP, type Wallet } from './wallet-book.js';
 import { unitsToDecimal, ZERO_HASH } from './wire-format.js';
+import type { ExchangeClock } from './simulator.types.js';
 
 const TWAP_SLICE_MS = 30_000;
 // Fixed rotation rather than a draw, so any run with a handful of TWAPs shows every ending.
@@ -43,7 +44,7 @@ export class TwapOrdersWriter {
     private readonly desk: OrderDesk,
     private readonly matcher: OrderMatcher,
     private readonly marketOrders: MarketOrdersWriter,
-    private readonly clock: () => number,
+    private readonly clock: ExchangeClock,
   ) {}
 
   start(d: BlockDraft, owner: Wallet, market: Market): void {
@@ -63,13 +64,13 @@ export class TwapOrdersWriter {
       totalUnits: sliceUnits * slices,
       minutes,
       randomize: this.random.chance(0.3),
-      startedMs: this.clock(),
+      startedMs: this.clock.nowMs,
       stopAfter: ending === 'finished' ? slices : ending === 'terminated' ? Math.floor(slices / 2) : Math.max(1, Math.floor(slices / 3)),
       ending,
       slicesDone: 0,
       executedUnits: 0,
       executedNtl: 0n,
-      nextSliceMs: this.clock() + TWAP_SLICE_MS,
+      nextSliceMs: this.clock.nowMs + TWAP_SLICE_MS,
     };
     this.twaps.push(twap);
     d.addTwapStatus(id, this.state(twap), 'activated');
@@ -79,7 +80,7 @@ export class TwapOrdersWriter {
   slices(d: BlockDraft): void {
     for (let i = 0; i < this.twaps.length;) {
       const t = this.twaps[i]!;
-      if (t.nextSliceMs > this.clock()) {
+      if (t.nextSliceMs > this.clock.nowMs) {
         i++;
         continue;
       }

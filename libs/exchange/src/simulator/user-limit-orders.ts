@@ -8,6 +8,7 @@ import type { OrderKeeper, RestingBooks, RestingOrder } from './resting-book.js'
 import type { Ranges, SeededRandom } from './seeded-random.js';
 import { BUILDER_FEE_TENTHS_BP } from './trade-writer.js';
 import type { Wallet } from './wallet-book.js';
+import type { ExchangeClock } from './simulator.types.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -38,6 +39,13 @@ interface Expiry {
   order: RestingOrder;
 }
 
+/** Soonest first; order ids break ties. */
+export class ExpiryHeap extends MinHeap<Expiry> {
+  protected less(a: Expiry, b: Expiry): boolean {
+    return a.atMs < b.atMs || (a.atMs === b.atMs && a.order.wire.oid < b.order.wire.oid);
+  }
+}
+
 export interface UserOrderParties {
   traders: readonly Wallet[];
   /** Takers of orders the price reached. */
@@ -53,7 +61,7 @@ export interface UserOrderParties {
  */
 export class UserLimitOrders implements OrderKeeper {
   private open = 0;
-  private readonly expiries = new MinHeap<Expiry>((a, b) => a.atMs < b.atMs || (a.atMs === b.atMs && a.order.wire.oid < b.order.wire.oid));
+  private readonly expiries = new ExpiryHeap();
   /** Placements per block at most, so a large book is built over the first minutes rather than in one huge block line. */
   private readonly perBlock: number;
 
@@ -64,7 +72,7 @@ export class UserLimitOrders implements OrderKeeper {
     private readonly desk: OrderDesk,
     private readonly matcher: OrderMatcher,
     private readonly random: SeededRandom,
-    private readonly clock: () => number,
+    private readonly clock: ExchangeClock,
   ) {
     this.perBlock = Math.max(4, Math.ceil(target / 300));
   }
@@ -84,7 +92,7 @@ export class UserLimitOrders implements OrderKeeper {
   }
 
   private expire(d: BlockDraft): void {
-    const now = this.clock();
+    const now = this.clock.nowMs;
     for (let next = this.expiries.peek(); next !== undefined && next.atMs <= now; next = this.expiries.peek()) {
       this.expiries.pop();
       const { order } = next;
@@ -120,7 +128,7 @@ export class UserLimitOrders implements OrderKeeper {
     const order: RestingOrder = { owner, market, side, pxTicks, origUnits: units, units, wire, builder, keeper: this, resting: true };
     desk.status(d, owner, desk.hash(), builder, 'open', wire);
     this.books.of(market).add(order);
-    this.expiries.push({ atMs: this.clock() + Math.round(random.inRanges(LIFETIMES)), order });
+    this.expiries.push({ atMs: this.clock.nowMs + Math.round(random.inRanges(LIFETIMES)), order });
     this.open++;
   }
 }

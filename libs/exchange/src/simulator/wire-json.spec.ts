@@ -9,7 +9,7 @@ import { fillJson, orderStatusJson } from './wire-json.js';
 // An order as the simulator places it (keys in its order), partly filled.
 const TSLA = new MarketBook(3).get('xyz:TSLA');
 const ORDER: WireOrder = {
-  ...new OrderDesk(new SeededRandom(1), () => 1_763_449_200_123).limitOrder(TSLA, 'B', 42_050, 20, 'Alo', '0x0123456789abcdef'),
+  ...new OrderDesk(new SeededRandom(1), { nowMs: 1_763_449_200_123 }).limitOrder(TSLA, 'B', 42_050, 20, 'Alo', '0x0123456789abcdef'),
   sz: '0.013',
 };
 

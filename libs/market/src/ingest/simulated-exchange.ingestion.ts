@@ -130,7 +130,12 @@ export class SimulatedExchangeIngestion {
    * chunk's commit and its boundary's update, inside a group's transaction, with updates held) ends as an
    * uninterrupted one.
    */
-  async open(options: SimulationOptions, nowMs: number, onReplay?: (doneMs: number, totalMs: number) => void): Promise<number> {
+  async open(
+    options: SimulationOptions,
+    nowMs: number,
+    onReplay?: (doneMs: number, totalMs: number) => void,
+    onSavedStateRefused?: (reason: string) => void,
+  ): Promise<number> {
     const startTimeMs = Math.floor((nowMs - options.backfillDays * 24 * HOUR_MS) / HOUR_MS) * HOUR_MS;
     const discardExisting = (await this.checkpoints.read(this.dataSource, SIMULATOR_SOURCE)).size === 0;
     await this.close();
@@ -139,6 +144,7 @@ export class SimulatedExchangeIngestion {
       discardExisting,
       engine: options.engine,
       statesAt: (written) => owedBoundaries(written, applied?.timeMs ?? null, options.stateIntervalMs),
+      onSavedStateRefused,
     });
     this.options = options;
     this.owed = this.directory.replayedStates.filter((state) => applied === null || state.height > applied.height);
@@ -148,6 +154,11 @@ export class SimulatedExchangeIngestion {
 
   get startTimeMs(): number {
     return this.opened().directory.startTimeMs;
+  }
+
+  /** Exchange time the opening replay started from: the simulator's saved state's, else the simulation's start. */
+  get replayedFromMs(): number {
+    return this.opened().directory.replayedFromMs;
   }
 
   /**
@@ -354,7 +365,7 @@ export class SimulatedExchangeIngestion {
       if (untilMs <= from) return;
       const boundary = (Math.floor(from / options.stateIntervalMs) + 1) * options.stateIntervalMs;
       const end = Math.min(untilMs, boundary, from + HOUR_MS);
-      const span = directory.generate(end, end === boundary);
+      const span = directory.generate(end, end === boundary, end === untilMs);
       // Awaited in its turn; a failure of one asked for ahead must not count as unhandled meanwhile.
       span.catch(() => undefined);
       this.ahead.push({ untilMs: end, boundary: end === boundary, span });

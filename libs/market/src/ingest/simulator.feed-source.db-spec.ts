@@ -52,7 +52,13 @@ describe('SimulatorFeedSource', () => {
       new JsonLogger('silent'),
     );
     expect([feed.name, feed.idleMs]).toEqual(['simulator', LIVE_TICK_MS]);
-    expect(await feed.open()).toEqual({ dataDir, seed: 3, wallets: 30, reachedAt: new Date(START).toISOString() });
+    expect(await feed.open()).toEqual({
+      dataDir,
+      seed: 3,
+      wallets: 30,
+      replayedFrom: new Date(START).toISOString(),
+      reachedAt: new Date(START).toISOString(),
+    });
 
     // The backfill asks for more at once until it has reached the clock, and for one step more, live: the
     // clock has not moved, so that one finds nothing to do and waits a tick.

@@ -57,19 +57,33 @@ export class SimulatorFeedSource extends FeedSource {
     this.clock = options.clock ?? Date.now;
   }
 
-  /** Replays the simulation in the directory from its seed; settings that do not match it are refused. */
+  /**
+   * Restores the simulator's saved state in the directory and replays the blocks after it (without one,
+   * the simulation from its seed); settings that do not match the directory are refused.
+   */
   async open(): Promise<Record<string, unknown>> {
     const { dataDir, settings } = this.options;
     const replay = this.options.progress?.('simulator replay  ');
     const reached = await this.simulation
-      .open(this.options, this.clock(), (done, total) => replay?.update(done / total, 'rebuilding the simulated exchange from its seed'))
+      .open(
+        this.options,
+        this.clock(),
+        (done, total) => replay?.update(done / total, 'rebuilding the simulated exchange'),
+        (reason) => this.logger.write('warn', "simulator's saved state not used: replaying the simulation from its start", { reason }),
+      )
       .catch((error: Error) => {
         // A failure to open is final, as it has always been here: settings that do not match the directory never will.
         throw new FeedRefusedError(error.message, { cause: error });
       });
     this.backfillEndMs = Math.max(this.clock(), reached);
     this.bar = this.options.progress?.('simulator backfill');
-    return { dataDir, seed: settings.seed, wallets: settings.wallets, reachedAt: new Date(reached).toISOString() };
+    return {
+      dataDir,
+      seed: settings.seed,
+      wallets: settings.wallets,
+      replayedFrom: new Date(this.simulation.replayedFromMs).toISOString(),
+      reachedAt: new Date(reached).toISOString(),
+    };
   }
 
   async step(): Promise<FeedStep> {
