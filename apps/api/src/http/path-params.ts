@@ -15,11 +15,16 @@ export const MAX_COIN_LENGTH = 40;
  */
 export const COIN_PATTERN = /^[A-Za-z0-9@:/_.-]+$/;
 
+/** The characters of a market name, as a path's and a query's coin check them. */
+export const CoinCharacters = () => Matches(COIN_PATTERN, { message: 'coin may hold only letters, digits and : @ / _ . -' });
+/** The length of a market name, as a path's and a query's coin check it. */
+export const CoinLength = () => MaxLength(MAX_COIN_LENGTH, { message: `coin must be at most ${MAX_COIN_LENGTH} characters` });
+
 /** A market name in a path: checked for length and characters, so anything else is a 400 naming it, not a lookup. */
 export function PathCoin(description = 'Market symbol, case-insensitive (`btc` is `BTC`); an unknown coin is a 404') {
   return applyDecorators(
-    Matches(COIN_PATTERN, { message: 'coin may hold only letters, digits and : @ / _ . -' }),
-    MaxLength(MAX_COIN_LENGTH, { message: `coin must be at most ${MAX_COIN_LENGTH} characters` }),
+    CoinCharacters(),
+    CoinLength(),
     IsString(),
     ApiProperty({ example: 'BTC', maxLength: MAX_COIN_LENGTH, pattern: COIN_PATTERN.source, description }),
   );

@@ -1,9 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
 import { queryTimeMessage } from '#market';
-import { COIN_PATTERN, MAX_COIN_LENGTH } from './path-params.js';
+import { COIN_PATTERN, CoinCharacters, CoinLength, MAX_COIN_LENGTH } from './path-params.js';
 
 // The query and path fields most routes share, declared once so they validate and read the same
 // everywhere. applyDecorators registers in the order given, the order stacked decorators register
@@ -27,8 +27,8 @@ export function QueryCoin(description: string) {
   return applyDecorators(
     IsString(),
     IsNotEmpty(),
-    MaxLength(MAX_COIN_LENGTH, { message: `coin must be at most ${MAX_COIN_LENGTH} characters` }),
-    Matches(COIN_PATTERN, { message: 'coin may hold only letters, digits and : @ / _ . -' }),
+    CoinLength(),
+    CoinCharacters(),
     IsOptional(),
     ApiPropertyOptional({ example: 'BTC', maxLength: MAX_COIN_LENGTH, pattern: COIN_PATTERN.source, description }),
   );
