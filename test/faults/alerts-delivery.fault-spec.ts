@@ -110,12 +110,7 @@ describe('delivery faults: a killed dispatcher and an emptied Redis lose nothing
       hash: `0x${(i + 1).toString(16).padStart(64, 'a')}`,
       inner: { LedgerUpdate: { users: [address(0x100000 + i)], delta: { type: 'deposit', usdc: `${i + 1}.5` } } },
     }));
-    const d = new Date(t);
-    await dir.append(
-      'misc_events_by_block',
-      `${d.toISOString().slice(0, 10).replaceAll('-', '')}/${d.getUTCHours()}`,
-      `${JSON.stringify({ local_time: time, block_time: time, block_number: 77, events })}\n`,
-    );
+    await dir.appendBlock('misc_events_by_block', 77, t, events);
     await until(
       'the outbox rows',
       async () => (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`)).rows[0].n === DELIVERIES,
